@@ -1,0 +1,57 @@
+import { STATUS_CODES } from 'node:http';
+import type { Middleware } from 'koa';
+import type { AppState } from './app-state.ts';
+
+interface StatusCarrying {
+  status?: unknown;
+  code?: unknown;
+  details?: unknown;
+  expose?: unknown;
+  message?: unknown;
+  headers?: unknown;
+}
+
+const statusOf = (error: StatusCarrying) =>
+  typeof error.status === 'number' && error.status >= 400 && error.status <= 599 ? error.status : 500;
+
+/**
+ * The one place where any thrown error becomes the contract's error body (spec 7.2):
+ * `message`, the machine-readable `error` code when there is one, `requestId`, and `details`.
+ * A 5xx is logged with its stack and answered with a generic message and no code.
+ */
+export function errorBody(): Middleware<AppState> {
+  return async (ctx, next) => {
+    try {
+      await next();
+      // Koa and the router answer unmatched routes (404) and wrong methods (405, with Allow) without a body.
+      if (ctx.status >= 400 && ctx.body == null) {
+        const status = ctx.status;
+        ctx.body = {
+          message: STATUS_CODES[status] ?? 'Error',
+          ...(status === 404 ? { error: 'NOT_FOUND' } : {}),
+          requestId: ctx.state.requestId,
+        };
+        ctx.status = status;
+      }
+    } catch (thrown) {
+      const error = (typeof thrown === 'object' && thrown !== null ? thrown : {}) as StatusCarrying;
+      const status = statusOf(error);
+      const requestId = ctx.state.requestId;
+      if (status >= 500) {
+        ctx.state.log.error({ err: thrown }, 'unhandled error');
+        ctx.status = 500;
+        ctx.body = { message: 'Internal server error', requestId };
+        return;
+      }
+      if (error.headers && typeof error.headers === 'object')
+        ctx.set(error.headers as Record<string, string>);
+      ctx.status = status;
+      ctx.body = {
+        message: error.expose === true && typeof error.message === 'string' ? error.message : 'Bad request',
+        ...(typeof error.code === 'string' && /^[A-Z_]+$/.test(error.code) ? { error: error.code } : {}),
+        requestId,
+        ...(error.details && typeof error.details === 'object' ? { details: error.details } : {}),
+      };
+    }
+  };
+}

@@ -1,0 +1,2 @@
+// The resource types integrators program against come straight from the contract document.
+export type { CatalogApi } from '@catalog/contracts';

@@ -1,0 +1,66 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+/** Environment variables every server reads, with their validation rules. */
+
+export const portSchema = (name: string, fallback: number) =>
+  z.coerce
+    .number({ error: `${name} must be a port number` })
+    .int(`${name} must be a whole number`)
+    .min(0, `${name} must be between 0 and 65535`)
+    .max(65535, `${name} must be between 0 and 65535`)
+    .default(fallback);
+
+export const booleanFlag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false'], { error: 'must be "true" or "false"' })
+    .default(fallback ? 'true' : 'false')
+    .transform((value) => value === 'true');
+
+export const httpsUrl = z
+  .url({ protocol: /^https$/, error: 'must be an absolute https:// URL' })
+  .transform((value) => value.replace(/\/+$/, ''));
+
+export const commonServerEnv = z
+  .object({
+    DATA_DIR: z
+      .string()
+      .default('./data')
+      .transform((dir) => resolve(dir)),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    BASE_PATH: z
+      .string()
+      .regex(
+        /^(\/[A-Za-z0-9._~-]+)*$/,
+        'must be empty or a path such as /prod (leading slash, no trailing slash)',
+      )
+      .default(''),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    TLS_CERT_FILE: z.string().min(1).optional(),
+    TLS_KEY_FILE: z.string().min(1).optional(),
+    TRUST_PROXY: booleanFlag(false),
+  })
+  .refine((env) => (env.TLS_CERT_FILE === undefined) === (env.TLS_KEY_FILE === undefined), {
+    message: 'TLS_CERT_FILE and TLS_KEY_FILE must be set together',
+    path: ['TLS_CERT_FILE'],
+  })
+  .refine((env) => !(env.TRUST_PROXY && env.TLS_CERT_FILE !== undefined), {
+    message: 'TRUST_PROXY=true means TLS ends at the proxy; do not also set TLS_CERT_FILE/TLS_KEY_FILE',
+    path: ['TRUST_PROXY'],
+  });
+
+export type CommonServerEnv = z.output<typeof commonServerEnv>;
+
+/** How a server receives HTTPS: its own TLS (local CA or operator files) or a TLS-terminating proxy. */
+export type TransportConfig =
+  | { readonly mode: 'local-ca'; readonly dataDir: string }
+  | { readonly mode: 'tls-files'; readonly certFile: string; readonly keyFile: string }
+  | { readonly mode: 'behind-proxy' };
+
+export function transportFrom(env: CommonServerEnv): TransportConfig {
+  if (env.TRUST_PROXY) return { mode: 'behind-proxy' };
+  if (env.TLS_CERT_FILE !== undefined && env.TLS_KEY_FILE !== undefined) {
+    return { mode: 'tls-files', certFile: resolve(env.TLS_CERT_FILE), keyFile: resolve(env.TLS_KEY_FILE) };
+  }
+  return { mode: 'local-ca', dataDir: env.DATA_DIR };
+}

@@ -1,0 +1,126 @@
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { type AddressInfo, createServer as createNetServer, type Server, type Socket } from 'node:net';
+import type { TlsMaterial } from '../tls/local-ca.ts';
+
+type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export interface ListenOptions {
+  readonly handler: RequestHandler;
+  readonly host: string;
+  readonly port: number;
+  /** null: plain HTTP for a TLS-terminating proxy in front (TRUST_PROXY). */
+  readonly tls: TlsMaterial | null;
+  /** Name of the environment variable that sets the port, for the error message. */
+  readonly portVariable: string;
+}
+
+export interface RunningServer {
+  readonly port: number;
+  readonly host: string;
+  /** Stops accepting, lets in-flight requests finish (up to graceMs), then closes every connection. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export class ListenError extends Error {
+  constructor(message: string, options: ErrorOptions) {
+    super(message, options);
+    this.name = 'ListenError';
+  }
+}
+
+const TLS_HANDSHAKE_RECORD = 0x16;
+const FIRST_BYTE_TIMEOUT_MS = 10_000;
+const HTTPS_ONLY_BODY = JSON.stringify({
+  message: 'This server accepts HTTPS only: plain HTTP is not supported. Use an https:// URL.',
+});
+const HTTPS_ONLY_RESPONSE = [
+  'HTTP/1.1 400 Bad Request',
+  'Content-Type: application/json; charset=utf-8',
+  `Content-Length: ${Buffer.byteLength(HTTPS_ONLY_BODY)}`,
+  'Connection: close',
+  '',
+  HTTPS_ONLY_BODY,
+].join('\r\n');
+
+/**
+ * Looks at the first byte of each connection: a TLS handshake goes to the HTTPS server, anything
+ * else (a plain HTTP request) gets a clear 400 instead of a connection reset, and is closed.
+ */
+function tlsOnlyFront(tls: TlsMaterial, handler: RequestHandler): Server {
+  const https = createHttpsServer({ cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2' }, handler);
+  return createNetServer((socket) => {
+    socket.setTimeout(FIRST_BYTE_TIMEOUT_MS, () => socket.destroy());
+    socket.once('data', (chunk: Buffer) => {
+      socket.setTimeout(0);
+      socket.pause();
+      if (chunk[0] === TLS_HANDSHAKE_RECORD) {
+        socket.unshift(chunk);
+        https.emit('connection', socket);
+        process.nextTick(() => socket.resume());
+      } else {
+        socket.end(HTTPS_ONLY_RESPONSE);
+      }
+    });
+  });
+}
+
+/** Starts a server and resolves once it accepts connections. */
+export async function listen(options: ListenOptions): Promise<RunningServer> {
+  let inFlight = 0;
+  let closing = false;
+  let drained: (() => void) | undefined;
+  const sockets = new Set<Socket>();
+
+  const counted: RequestHandler = (req, res) => {
+    inFlight += 1;
+    if (closing) res.setHeader('Connection', 'close');
+    res.once('close', () => {
+      inFlight -= 1;
+      if (inFlight === 0) drained?.();
+    });
+    options.handler(req, res);
+  };
+
+  const server = options.tls ? tlsOnlyFront(options.tls, counted) : createHttpServer(counted);
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('error', () => socket.destroy());
+    socket.once('close', () => sockets.delete(socket));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      const where = `${options.host}:${options.port}`;
+      const message =
+        error.code === 'EADDRINUSE'
+          ? `port ${options.port} on ${options.host} is already in use; stop the other process or set ${options.portVariable}`
+          : error.code === 'EACCES'
+            ? `not allowed to listen on ${where}; choose a port above 1023 with ${options.portVariable}`
+            : `cannot listen on ${where}: ${error.message}`;
+      reject(new ListenError(message, { cause: error }));
+    });
+    server.listen({ host: options.host, port: options.port }, resolve);
+  });
+
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    host: options.host,
+    async close(graceMs = 10_000) {
+      closing = true;
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      if (inFlight > 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, graceMs);
+          drained = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+      for (const socket of sockets) socket.destroy();
+      await stopped;
+    },
+  };
+}

@@ -1,0 +1,30 @@
+export {
+  booleanFlag,
+  type CommonServerEnv,
+  commonServerEnv,
+  httpsUrl,
+  portSchema,
+  type TransportConfig,
+  transportFrom,
+} from './config/common-env.ts';
+export { ConfigError, parseEnv } from './config/parse-env.ts';
+export {
+  loadServiceSettings,
+  type ServiceSettingsWithData,
+  type ServiceVariables,
+} from './config/service-settings.ts';
+export { ListenError, type ListenOptions, listen, type RunningServer } from './http/listen.ts';
+export { onShutdownSignal } from './http/shutdown.ts';
+export { healthCheck } from './koa/health.ts';
+export { type RequestContextState, requestContext } from './koa/request-context.ts';
+export { requireForwardedHttps } from './koa/require-forwarded-https.ts';
+export { createLogger } from './logging/logger.ts';
+export {
+  type ServiceParts,
+  type ServiceSettings,
+  type StartedService,
+  startHttpService,
+} from './start-http-service.ts';
+export { exitOnStartupError } from './startup.ts';
+export { ensureLocalTls, localCaFiles, type TlsMaterial } from './tls/local-ca.ts';
+export { resolveTls } from './tls/resolve-tls.ts';

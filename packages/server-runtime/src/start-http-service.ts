@@ -1,0 +1,68 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { LevelWithSilent, Logger } from 'pino';
+import type { TransportConfig } from './config/common-env.ts';
+import { listen, type RunningServer } from './http/listen.ts';
+import { onShutdownSignal } from './http/shutdown.ts';
+import { createLogger } from './logging/logger.ts';
+import { exitOnStartupError } from './startup.ts';
+import { resolveTls } from './tls/resolve-tls.ts';
+
+export interface ServiceSettings {
+  readonly host: string;
+  readonly port: number;
+  readonly basePath: string;
+  readonly logLevel: LevelWithSilent;
+  readonly transport: TransportConfig;
+  readonly publicUrl: string | undefined;
+}
+
+export interface ServiceParts {
+  readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Releases what the service holds (database handles, timers) after the last request. */
+  readonly close?: () => Promise<void>;
+}
+
+export interface StartedService {
+  readonly server: RunningServer;
+  readonly url: string;
+  readonly logger: Logger;
+}
+
+/**
+ * The start-up sequence both servers share: TLS material, listen, announce the URL, stop cleanly
+ * on SIGTERM/SIGINT. Configuration must already be parsed; start-up failures end the process with
+ * an operator-readable message.
+ */
+export async function startHttpService(options: {
+  readonly service: string;
+  readonly settings: ServiceSettings;
+  readonly portVariable: string;
+  readonly build: (logger: Logger) => Promise<ServiceParts> | ServiceParts;
+}): Promise<StartedService> {
+  const { settings } = options;
+  const logger = createLogger(options.service, settings.logLevel);
+  try {
+    const tls = await resolveTls(settings.transport);
+    const parts = await options.build(logger);
+    const server = await listen({
+      handler: parts.handler,
+      host: settings.host,
+      port: settings.port,
+      tls,
+      portVariable: options.portVariable,
+    });
+    const url = settings.publicUrl ?? `https://localhost:${server.port}${settings.basePath}`;
+    logger.info(
+      { url, port: server.port, transport: settings.transport.mode, caFile: tls?.caFile },
+      'listening',
+    );
+    if (tls?.caFile) logger.info(`try: curl --cacert ${tls.caFile} ${url}/health`);
+    onShutdownSignal(logger, async () => {
+      await server.close();
+      await parts.close?.();
+    });
+    return { server, url, logger };
+  } catch (error) {
+    return exitOnStartupError(error, logger);
+  }
+}

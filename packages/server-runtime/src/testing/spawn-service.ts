@@ -1,0 +1,118 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+
+export interface SpawnedService {
+  readonly child: ChildProcess;
+  readonly port: number;
+  readonly url: string;
+  /** Every line the process wrote to stdout and stderr so far. */
+  readonly output: () => string;
+  /** Sends SIGTERM and resolves with the exit code. */
+  readonly stop: () => Promise<number | null>;
+}
+
+export interface SpawnOptions {
+  /** Path of the entry module (a .ts source runs through Node's type stripping). */
+  readonly entry: string;
+  readonly env: Record<string, string>;
+  readonly timeoutMs?: number;
+}
+
+/** Runs a server's real entry point in a child process with the given environment. */
+export function runEntry(options: SpawnOptions): ChildProcess {
+  return spawn(process.execPath, ['--conditions=source', '--enable-source-maps', options.entry], {
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Collects a child's output and resolves with its exit code. */
+export async function runToExit(options: SpawnOptions): Promise<{ code: number | null; output: string }> {
+  const child = runEntry(options);
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, output };
+}
+
+/** Starts a server process and resolves once it logged that it listens. */
+export async function spawnService(options: SpawnOptions): Promise<SpawnedService> {
+  const child = runEntry(options);
+  let output = '';
+  const listening = new Promise<{ port: number; url: string }>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`no "listening" line within the time limit:\n${output}`)),
+      options.timeoutMs ?? 20_000,
+    );
+    const onLine = (chunk: Buffer) => {
+      output += chunk.toString();
+      for (const line of output.split('\n')) {
+        if (!line.includes('"msg":"listening"')) continue;
+        const entry = JSON.parse(line) as { port: number; url: string };
+        clearTimeout(timer);
+        resolve({ port: entry.port, url: entry.url });
+      }
+    };
+    child.stdout?.on('data', onLine);
+    child.stderr?.on('data', onLine);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before listening:\n${output}`));
+    });
+  });
+  const { port, url } = await listening;
+  return {
+    child,
+    port,
+    url,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode !== null) return child.exitCode;
+      const exited = once(child, 'exit') as Promise<[number | null]>;
+      child.kill('SIGTERM');
+      return (await exited)[0];
+    },
+  };
+}
+
+export interface RawReply {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: string;
+}
+
+/** One request on a fresh connection (no keep-alive pool), trusting `ca` when given. */
+export function rawRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; ca?: string; body?: string } = {},
+): Promise<RawReply> {
+  const send = url.startsWith('https:') ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = send(
+      url,
+      {
+        agent: false,
+        method: options.method ?? 'GET',
+        headers: options.headers ?? {},
+        ...(options.ca ? { ca: options.ca } : {}),
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}

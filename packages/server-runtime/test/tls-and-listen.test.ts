@@ -1,0 +1,145 @@
+import { X509Certificate } from 'node:crypto';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ensureLocalTls, ListenError, listen, localCaFiles, type RunningServer } from '../src/index.ts';
+
+let dataDir: string;
+const running: RunningServer[] = [];
+
+beforeEach(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'server-runtime-'));
+});
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((server) => server.close(100)));
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+interface Reply {
+  status: number;
+  body: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+function get(url: string, ca?: string): Promise<Reply> {
+  const send = url.startsWith('https:') ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = send(url, { agent: false, ...(ca ? { ca } : {}) }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('local CA (decisions: HTTPS)', () => {
+  it('creates a CA and a localhost certificate under DATA_DIR/tls with private keys readable by the owner only', async () => {
+    const material = await ensureLocalTls(dataDir);
+    const files = localCaFiles(dataDir);
+    expect(material.caFile).toBe(files.caCert);
+    expect((await stat(files.caKey)).mode & 0o777).toBe(0o600);
+    expect((await stat(files.serverKey)).mode & 0o777).toBe(0o600);
+    const server = new X509Certificate(material.cert);
+    const ca = new X509Certificate(material.ca ?? '');
+    expect(server.verify(ca.publicKey)).toBe(true);
+    expect(server.checkHost('localhost')).toBe('localhost');
+    expect(server.checkIP('127.0.0.1')).toBe('127.0.0.1');
+    expect(ca.ca).toBe(true);
+    expect(server.ca).toBe(false);
+  });
+
+  it('reuses the existing CA on the next start instead of minting a new one', async () => {
+    const first = await ensureLocalTls(dataDir);
+    const second = await ensureLocalTls(dataDir);
+    expect(second.ca).toBe(first.ca);
+    expect(second.cert).toBe(first.cert);
+  });
+
+  it('gives two servers starting at the same moment the same CA and leaves no staging folders', async () => {
+    const results = await Promise.all([
+      ensureLocalTls(dataDir),
+      ensureLocalTls(dataDir),
+      ensureLocalTls(dataDir),
+    ]);
+    expect(new Set(results.map((r) => r.ca)).size).toBe(1);
+    expect(await readdir(dataDir)).toEqual(['tls']);
+  });
+});
+
+describe('listening (spec 5.10: all requests use HTTPS; plain HTTP is not supported)', () => {
+  const hello = (_req: unknown, res: import('node:http').ServerResponse) => {
+    res.setHeader('Content-Type', 'application/json');
+    res.end('{"hello":"tls"}');
+  };
+
+  it('answers over TLS with a certificate the local CA vouches for', async () => {
+    const tls = await ensureLocalTls(dataDir);
+    const server = await listen({ handler: hello, host: '127.0.0.1', port: 0, tls, portVariable: 'PORT' });
+    running.push(server);
+    const reply = await get(`https://localhost:${server.port}/`, tls.ca);
+    expect(reply.status).toBe(200);
+    expect(JSON.parse(reply.body)).toEqual({ hello: 'tls' });
+  });
+
+  it('refuses a plain HTTP request on the TLS port with a 400 JSON body that says to use HTTPS', async () => {
+    const tls = await ensureLocalTls(dataDir);
+    const server = await listen({ handler: hello, host: '127.0.0.1', port: 0, tls, portVariable: 'PORT' });
+    running.push(server);
+    const reply = await get(`http://127.0.0.1:${server.port}/`);
+    expect(reply.status).toBe(400);
+    expect(JSON.parse(reply.body).message).toMatch(/HTTPS only/);
+    expect(reply.body).not.toContain('hello');
+  });
+
+  it('rejects a TLS client that does not trust the CA (no silent downgrade)', async () => {
+    const tls = await ensureLocalTls(dataDir);
+    const server = await listen({ handler: hello, host: '127.0.0.1', port: 0, tls, portVariable: 'PORT' });
+    running.push(server);
+    await expect(get(`https://localhost:${server.port}/`)).rejects.toThrow(
+      /self.signed|unable to verify|certificate/i,
+    );
+  });
+
+  it('names the port and its variable when the port is already taken', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as import('node:net').AddressInfo).port;
+    try {
+      const attempt = listen({
+        handler: hello,
+        host: '127.0.0.1',
+        port,
+        tls: null,
+        portVariable: 'CATALOG_API_PORT',
+      });
+      await expect(attempt).rejects.toBeInstanceOf(ListenError);
+      await expect(attempt).rejects.toThrow(new RegExp(`port ${port} .*already in use.*CATALOG_API_PORT`));
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('lets an in-flight request finish when the server is asked to stop', async () => {
+    const tls = await ensureLocalTls(dataDir);
+    const slow = (_req: unknown, res: import('node:http').ServerResponse) => {
+      setTimeout(() => res.end('done'), 300);
+    };
+    const server = await listen({ handler: slow, host: '127.0.0.1', port: 0, tls, portVariable: 'PORT' });
+    const pending = get(`https://localhost:${server.port}/`, tls.ca);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await server.close(5_000);
+    const reply = await pending;
+    expect(reply.status).toBe(200);
+    expect(reply.body).toBe('done');
+    await expect(get(`https://localhost:${server.port}/`, tls.ca)).rejects.toThrow(/ECONNREFUSED/);
+  });
+});

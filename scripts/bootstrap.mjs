@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+// Fresh-machine entry point: runs on whatever Node the machine has (20 or later) with npm.
+// Makes sure pnpm 10 is there, installs the workspace (which brings the pinned Node 24),
+// then hands over to `pnpm run <script>`.
+import { spawnSync } from 'node:child_process';
+
+const PNPM_VERSION = '10.34.9';
+const script = process.argv[2];
+if (!script) {
+  process.stderr.write('usage: node scripts/bootstrap.mjs <pnpm script>\n');
+  process.exit(2);
+}
+
+const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1', REDOCLY_TELEMETRY: 'off' };
+const run = (command, args) => spawnSync(command, args, { stdio: 'inherit', env });
+const pnpmVersion = spawnSync('pnpm', ['--version'], { encoding: 'utf8' });
+if (pnpmVersion.status !== 0 || !pnpmVersion.stdout.startsWith('10.')) {
+  process.stderr.write(`bootstrap: installing pnpm ${PNPM_VERSION} with npm\n`);
+  const installed = run('npm', ['install', '--global', `pnpm@${PNPM_VERSION}`]);
+  if (installed.status !== 0) {
+    process.stderr.write(
+      `bootstrap: could not install pnpm; run "npm install -g pnpm@${PNPM_VERSION}" yourself\n`,
+    );
+    process.exit(1);
+  }
+}
+const install = run('pnpm', ['install', '--frozen-lockfile']);
+if (install.status !== 0) process.exit(install.status ?? 1);
+const result = run('pnpm', ['run', script]);
+process.exit(result.status ?? 1);
