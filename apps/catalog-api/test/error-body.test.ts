@@ -79,6 +79,12 @@ describe('error body (spec 7.2)', () => {
       router.get('/boom', () => {
         throw new Error('database password is hunter2');
       });
+      router.get('/incomplete', () => {
+        throw new ApiError(503, 'The search results could not be proven complete', {
+          code: 'SEARCH_INCOMPLETE',
+          expose: true,
+        });
+      });
       router.get('/typed', () => {
         throw new ApiError(400, 'size must be at most 100', {
           code: 'VALIDATION_ERROR',
@@ -110,6 +116,14 @@ describe('error body (spec 7.2)', () => {
         details: { field: 'size', reason: 'must be <= 100' },
         requestId: reply.headers['x-request-id'],
       });
+    });
+
+    it('keeps the status and code of a deliberate 503 such as SEARCH_INCOMPLETE (spec 7.3)', async () => {
+      const reply = await rawRequest(`${base}/incomplete`, { ca });
+      expect(reply.status).toBe(503);
+      const body = JSON.parse(reply.body);
+      expect(body.error).toBe('SEARCH_INCOMPLETE');
+      expect(body).not.toHaveProperty('data');
     });
 
     it('answers a wrong method with 405 and an Allow header', async () => {

@@ -1,6 +1,7 @@
 /**
  * Base of every error the API answers with on purpose. `code` is the contract's machine-readable
- * code (spec 7.3); `expose` says whether `message` may be sent to the caller (never for 5xx).
+ * code (spec 7.3); `expose` says whether `message` and `code` may be sent to the caller (by default
+ * not for 5xx; a deliberate 503/504 sets it).
  */
 export class ApiError extends Error {
   readonly status: number;
@@ -11,14 +12,14 @@ export class ApiError extends Error {
   constructor(
     status: number,
     message: string,
-    options: { code?: string; details?: Record<string, unknown>; cause?: unknown } = {},
+    options: { code?: string; details?: Record<string, unknown>; cause?: unknown; expose?: boolean } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.status = status;
     this.code = options.code;
     this.details = options.details;
-    this.expose = status < 500;
+    this.expose = options.expose ?? status < 500;
   }
 }
 

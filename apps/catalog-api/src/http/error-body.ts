@@ -17,7 +17,8 @@ const statusOf = (error: StatusCarrying) =>
 /**
  * The one place where any thrown error becomes the contract's error body (spec 7.2):
  * `message`, the machine-readable `error` code when there is one, `requestId`, and `details`.
- * A 5xx is logged with its stack and answered with a generic message and no code.
+ * An unexpected error is logged with its stack and answered with a generic 500 without a code;
+ * a deliberate 5xx (search incomplete, time-out) keeps its status and code.
  */
 export function errorBody(): Middleware<AppState> {
   return async (ctx, next) => {
@@ -37,14 +38,15 @@ export function errorBody(): Middleware<AppState> {
       const error = (typeof thrown === 'object' && thrown !== null ? thrown : {}) as StatusCarrying;
       const status = statusOf(error);
       const requestId = ctx.state.requestId;
-      if (status >= 500) {
+      // Only errors raised on purpose (expose) reach the caller; a 503/504 search failure is one of them.
+      if (status >= 500 && error.expose !== true) {
         ctx.state.log.error({ err: thrown }, 'unhandled error');
         ctx.status = 500;
         ctx.body = { message: 'Internal server error', requestId };
         return;
       }
-      if (error.headers && typeof error.headers === 'object')
-        ctx.set(error.headers as Record<string, string>);
+      if (status >= 500) ctx.state.log.warn({ err: thrown, status }, 'service unavailable');
+      if (error.headers && typeof error.headers === 'object') ctx.set(error.headers as Record<string, string>);
       ctx.status = status;
       ctx.body = {
         message: error.expose === true && typeof error.message === 'string' ? error.message : 'Bad request',
