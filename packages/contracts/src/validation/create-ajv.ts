@@ -1,0 +1,30 @@
+// The ajv instance of one document: JSON Schema 2020-12 in strict mode, formats, the document's vendor
+// keywords, and one schema root per view (request, response).
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { isObject } from '../openapi-lookup.ts';
+import { type SchemaView, viewRoot, viewRootId } from './schema-views.ts';
+
+/** Vendor extensions the documents use inside schemas (annotations: they validate nothing). */
+export const SCHEMA_VENDOR_KEYWORDS = ['x-error-code', 'x-http-status', 'x-enum-descriptions'] as const;
+
+const addFormats = addFormatsModule.default;
+
+export function createAjv(document: unknown, documentId: string): Ajv2020 {
+  const ajv = new Ajv2020({
+    strict: true,
+    strictTypes: true,
+    allErrors: true,
+    useDefaults: true,
+    allowUnionTypes: true,
+    verbose: true,
+  });
+  addFormats(ajv);
+  for (const keyword of SCHEMA_VENDOR_KEYWORDS) ajv.addKeyword({ keyword });
+  const schemas = isObject(document) && isObject(document.components) ? document.components.schemas : {};
+  for (const view of ['request', 'response'] as const satisfies readonly SchemaView[]) {
+    const rootId = viewRootId(documentId, view);
+    ajv.addSchema(viewRoot(schemas, rootId, view));
+  }
+  return ajv;
+}
