@@ -46,7 +46,8 @@ export function errorBody(): Middleware<AppState> {
         return;
       }
       if (status >= 500) ctx.state.log.warn({ err: thrown, status }, 'service unavailable');
-      if (error.headers && typeof error.headers === 'object') ctx.set(error.headers as Record<string, string>);
+      if (error.headers && typeof error.headers === 'object')
+        ctx.set(error.headers as Record<string, string>);
       ctx.status = status;
       ctx.body = {
         message: error.expose === true && typeof error.message === 'string' ? error.message : 'Bad request',
