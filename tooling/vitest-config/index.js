@@ -13,6 +13,9 @@ export function packageTestConfig(test = {}) {
     test: {
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
       testTimeout: 30_000,
+      // The JSON report lets scripts/test-summary.mjs print one closing line for the whole repo.
+      reporters: ['default', 'json'],
+      outputFile: { json: '.vitest/results.json' },
       hookTimeout: 60_000,
       ...test,
     },
