@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ServiceError } from '@catalog/contracts';
 import {
   createLogger,
   ensureLocalTls,
@@ -13,7 +14,6 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.ts';
-import { ApiError } from '../src/errors/api-error.ts';
 import type { AppState } from '../src/http/app-state.ts';
 import { errorBody } from '../src/http/error-body.ts';
 
@@ -80,14 +80,10 @@ describe('error body (spec 7.2)', () => {
         throw new Error('database password is hunter2');
       });
       router.get('/incomplete', () => {
-        throw new ApiError(503, 'The search results could not be proven complete', {
-          code: 'SEARCH_INCOMPLETE',
-          expose: true,
-        });
+        throw ServiceError.of('SEARCH_INCOMPLETE', 'The search results could not be proven complete');
       });
       router.get('/typed', () => {
-        throw new ApiError(400, 'size must be at most 100', {
-          code: 'VALIDATION_ERROR',
+        throw ServiceError.of('VALIDATION_ERROR', 'size must be at most 100', {
           details: { field: 'size', reason: 'must be <= 100' },
         });
       });

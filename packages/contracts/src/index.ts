@@ -8,6 +8,7 @@ export type * as AuthServer from './generated/auth-server.ts';
 export type * as CatalogApi from './generated/catalog-api.ts';
 export * from './limits.ts';
 export * from './scopes.ts';
+export * from './service-error.ts';
 export * from './sort.ts';
 export type * from './types.ts';
 export type { RequestValidator, RequestValidators } from './validation/contract-validators.ts';
