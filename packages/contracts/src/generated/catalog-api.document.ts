@@ -1946,11 +1946,12 @@ export const catalogApiDocument = {
       "ListLimit": {
         "name": "limit",
         "in": "query",
-        "description": "Page size of the deprecated list. Default 20.",
+        "description": "Page size of the deprecated list. Default 20. The spec sets no maximum; this service caps it at 100,\nlike `size` on the search routes, so one request cannot ask for the whole catalogue.\n",
         "schema": {
           "type": "integer",
           "default": 20,
-          "minimum": 1
+          "minimum": 1,
+          "maximum": 100
         }
       },
       "ListLastKey": {
@@ -2885,8 +2886,11 @@ export const catalogApiDocument = {
             "type": "string"
           },
           "price": {
-            "type": "number",
-            "description": "Trade selling price."
+            "type": [
+              "number",
+              "null"
+            ],
+            "description": "Trade selling price; null when none is set (spec 2.2 lists it as a number, but it is the same nullable price as in Product)."
           },
           "imageUrl": {
             "type": [

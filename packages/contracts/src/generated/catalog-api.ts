@@ -687,8 +687,8 @@ export interface components {
             brandName: string;
             category: string;
             description: string;
-            /** @description Trade selling price. */
-            price: number;
+            /** @description Trade selling price; null when none is set (spec 2.2 lists it as a number, but it is the same nullable price as in Product). */
+            price: number | null;
             imageUrl: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -1265,7 +1265,10 @@ export interface components {
          *     match set) to the response. It costs extra work per page: request it only when needed.
          */
         IncludeAggregations: "true" | "false";
-        /** @description Page size of the deprecated list. Default 20. */
+        /**
+         * @description Page size of the deprecated list. Default 20. The spec sets no maximum; this service caps it at 100,
+         *     like `size` on the search routes, so one request cannot ask for the whole catalogue.
+         */
         ListLimit: number;
         /** @description Base64 cursor from the previous response's `lastKey`; omit for the first page. */
         ListLastKey: string;
@@ -1485,7 +1488,10 @@ export interface operations {
     listProducts: {
         parameters: {
             query?: {
-                /** @description Page size of the deprecated list. Default 20. */
+                /**
+                 * @description Page size of the deprecated list. Default 20. The spec sets no maximum; this service caps it at 100,
+                 *     like `size` on the search routes, so one request cannot ask for the whole catalogue.
+                 */
                 limit?: components["parameters"]["ListLimit"];
                 /** @description Base64 cursor from the previous response's `lastKey`; omit for the first page. */
                 lastKey?: components["parameters"]["ListLastKey"];
