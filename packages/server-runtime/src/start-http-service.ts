@@ -51,16 +51,17 @@ export async function startHttpService(options: {
       tls,
       portVariable: options.portVariable,
     });
+    // Before announcing the URL: whoever waits for "listening" may signal at once.
+    onShutdownSignal(logger, async () => {
+      await server.close();
+      await parts.close?.();
+    });
     const url = settings.publicUrl ?? `https://localhost:${server.port}${settings.basePath}`;
     logger.info(
       { url, port: server.port, transport: settings.transport.mode, caFile: tls?.caFile },
       'listening',
     );
     if (tls?.caFile) logger.info(`try: curl --cacert ${tls.caFile} ${url}/health`);
-    onShutdownSignal(logger, async () => {
-      await server.close();
-      await parts.close?.();
-    });
     return { server, url, logger };
   } catch (error) {
     return exitOnStartupError(error, logger);

@@ -14,8 +14,11 @@ export function describeServiceProcess(options: {
   readonly service: string;
   readonly entry: string;
   readonly portVariable: string;
+  /** Extra variables every run gets (e.g. to skip demo data). */
+  readonly env?: Record<string, string>;
 }) {
   const { service, entry, portVariable } = options;
+  const baseEnv = options.env ?? {};
 
   describe(`${service} process`, () => {
     let dataDir: string;
@@ -24,7 +27,7 @@ export function describeServiceProcess(options: {
 
     beforeAll(async () => {
       dataDir = await mkdtemp(join(tmpdir(), `${service}-`));
-      running = await spawnService({ entry, env: { DATA_DIR: dataDir, [portVariable]: '0' } });
+      running = await spawnService({ entry, env: { ...baseEnv, DATA_DIR: dataDir, [portVariable]: '0' } });
       ca = await readFile(join(dataDir, 'tls', 'ca.pem'), 'utf8');
     });
     afterAll(async () => {
@@ -67,7 +70,7 @@ export function describeServiceProcess(options: {
     it('serves every route under the BASE_PATH stage prefix when one is set', async () => {
       const staged = await spawnService({
         entry,
-        env: { DATA_DIR: dataDir, [portVariable]: '0', BASE_PATH: '/prod' },
+        env: { ...baseEnv, DATA_DIR: dataDir, [portVariable]: '0', BASE_PATH: '/prod' },
       });
       try {
         expect((await rawRequest(`https://localhost:${staged.port}/prod/health`, { ca })).status).toBe(200);
@@ -81,7 +84,7 @@ export function describeServiceProcess(options: {
     it('behind a TLS-terminating proxy (TRUST_PROXY=true) refuses requests not forwarded as https', async () => {
       const proxied = await spawnService({
         entry,
-        env: { DATA_DIR: dataDir, [portVariable]: '0', TRUST_PROXY: 'true' },
+        env: { ...baseEnv, DATA_DIR: dataDir, [portVariable]: '0', TRUST_PROXY: 'true' },
       });
       try {
         const base = `http://127.0.0.1:${proxied.port}`;
@@ -98,7 +101,7 @@ export function describeServiceProcess(options: {
     it('exits with code 2 and names each invalid variable when the configuration is wrong', async () => {
       const result = await runToExit({
         entry,
-        env: { DATA_DIR: dataDir, [portVariable]: 'http', BASE_PATH: 'x/' },
+        env: { ...baseEnv, DATA_DIR: dataDir, [portVariable]: 'http', BASE_PATH: 'x/' },
       });
       expect(result.code).toBe(2);
       expect(result.output).toContain(`${service}: invalid configuration`);
@@ -112,7 +115,10 @@ export function describeServiceProcess(options: {
       await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
       const { port } = blocker.address() as AddressInfo;
       try {
-        const result = await runToExit({ entry, env: { DATA_DIR: dataDir, [portVariable]: String(port) } });
+        const result = await runToExit({
+          entry,
+          env: { ...baseEnv, DATA_DIR: dataDir, [portVariable]: String(port) },
+        });
         expect(result.code).toBe(1);
         expect(result.output).toContain(`port ${port} on 127.0.0.1 is already in use`);
         expect(result.output).toContain(portVariable);
@@ -122,7 +128,10 @@ export function describeServiceProcess(options: {
     });
 
     it('stops gracefully on SIGTERM with exit code 0', async () => {
-      const extra = await spawnService({ entry, env: { DATA_DIR: dataDir, [portVariable]: '0' } });
+      const extra = await spawnService({
+        entry,
+        env: { ...baseEnv, DATA_DIR: dataDir, [portVariable]: '0' },
+      });
       expect(await extra.stop()).toBe(0);
       expect(extra.output()).toContain('"msg":"stopped"');
     });
