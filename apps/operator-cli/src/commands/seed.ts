@@ -1,0 +1,31 @@
+import { seedCatalogue } from '@catalog/store';
+import { openCatalog } from '../open-catalog.ts';
+import type { Output } from '../output.ts';
+import { progressBar } from '../progress-bar.ts';
+
+export interface SeedCommandOptions {
+  dataDir: string;
+  products: number;
+  seed: string;
+}
+
+export async function runSeed(options: SeedCommandOptions, output: Output): Promise<void> {
+  const store = openCatalog(options.dataDir);
+  const bar = progressBar(output, 'seed');
+  const started = performance.now();
+  try {
+    const report = await seedCatalogue(store, {
+      products: options.products,
+      seed: options.seed,
+      onProgress: ({ written, total }) => bar.update(written, total, `${written}/${total} products`),
+    });
+    bar.stop();
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    output.out(
+      `seeded ${options.products} products (seed "${options.seed}"): ${report.created} created, ${report.updated} updated in ${seconds} s`,
+    );
+  } finally {
+    bar.stop();
+    await store.close();
+  }
+}

@@ -1,0 +1,281 @@
+// `pnpm bench` (search part): bulk load, then a representative query mix at concurrency 1 and 8.
+// BENCH_PRODUCTS=100000,1000000 sets the catalogue sizes; BENCH_DATA_DIR keeps the databases
+// between runs (a database already holding N products of the same seed is reused).
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { DatabaseSync } from 'node:sqlite';
+import { openDatabase } from '../src/adapters/sqlite/open-database.ts';
+import { runProductSearch } from '../src/adapters/sqlite/search/run-product-search.ts';
+import {
+  type CatalogStore,
+  catalogDatabasePath,
+  openSqliteCatalogStore,
+  type ProductSearchQuery,
+  seedCatalogue,
+} from '../src/index.ts';
+import { normaliseProductQuery } from '../src/search/normalise-product-query.ts';
+
+const SIZES = (process.env.BENCH_PRODUCTS ?? '100000').split(',').map(Number);
+const DATA_ROOT = process.env.BENCH_DATA_DIR ?? join(tmpdir(), 'catalog-bench');
+const SEED = 'bench';
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 40);
+const TYPE_BUDGET_MS = Number(process.env.BENCH_TYPE_BUDGET_MS ?? 6000);
+/** Optional substring: measure only the query types whose label contains it. */
+const ONLY = process.env.BENCH_ONLY;
+
+interface Sample {
+  label: string;
+  next: () => ProductSearchQuery;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+function rotating<T>(items: readonly T[]): () => T {
+  let i = 0;
+  return () => items[i++ % items.length] as T;
+}
+
+async function load(dir: string, products: number): Promise<{ seconds: number; reused: boolean }> {
+  const path = catalogDatabasePath(dir);
+  if (existsSync(path)) {
+    const db = new DatabaseSync(path, { readOnly: true });
+    const n = (db.prepare('SELECT count(*) AS n FROM products').get() as { n: number }).n;
+    db.close();
+    if (n === products) return { seconds: Number.NaN, reused: true };
+    rmSync(dir, { recursive: true, force: true });
+  }
+  mkdirSync(dir, { recursive: true });
+  const store = openSqliteCatalogStore({ databasePath: path, searchWorkers: 1 });
+  const started = performance.now();
+  let lastReport = started;
+  await seedCatalogue(store, {
+    products,
+    seed: SEED,
+    batchSize: 5000,
+    onProgress: ({ written, total }) => {
+      if (performance.now() - lastReport > 10_000) {
+        lastReport = performance.now();
+        process.stderr.write(`  loaded ${written}/${total}\n`);
+      }
+    },
+  });
+  const seconds = (performance.now() - started) / 1000;
+  await store.close();
+  return { seconds, reused: false };
+}
+
+function sampleValues(path: string) {
+  const db = new DatabaseSync(path, { readOnly: true });
+  const rows = db
+    .prepare(
+      'SELECT product_code, erp_code, brand_name, updated_at FROM products WHERE archived = 0 AND seq % 997 = 1',
+    )
+    .all() as Array<{ product_code: string; erp_code: string; brand_name: string; updated_at: number }>;
+  // Seeding stamps each batch with one updatedAt: "after the second-newest stamp" is the last batch.
+  const recent = (
+    db
+      .prepare('SELECT DISTINCT updated_at FROM products ORDER BY updated_at DESC LIMIT 1 OFFSET 1')
+      .get() as {
+      updated_at: number;
+    }
+  ).updated_at;
+  db.close();
+  return {
+    codes: rows.map((r) => r.product_code),
+    erpCodes: rows.map((r) => r.erp_code).filter((c) => c !== ''),
+    brands: [...new Set(rows.map((r) => r.brand_name))],
+    recentIso: new Date(recent).toISOString(),
+  };
+}
+
+async function deepTokens(store: CatalogStore, query: ProductSearchQuery, depthPages: number, count: number) {
+  const tokens: string[] = [];
+  let page = await store.productSearch.search({ ...query, size: 100 });
+  for (let i = 0; i < depthPages + count && page.syncToken !== null; i += 1) {
+    if (i >= depthPages) tokens.push(page.syncToken);
+    page = await store.productSearch.search({ ...query, size: 100, syncToken: page.syncToken });
+  }
+  return tokens;
+}
+
+async function mix(store: CatalogStore, path: string, products: number): Promise<Sample[]> {
+  const values = sampleValues(path);
+  const sync: ProductSearchQuery = { updatedAfter: '1970-01-01T00:00:00Z' };
+  const deepPages = Math.min(Math.floor(products / 100) - 50, 2000);
+  const deep = rotating(await deepTokens(store, sync, deepPages, 40));
+  const sortedDeep = rotating(
+    await deepTokens(store, { sort: 'name', order: 'asc' }, Math.min(deepPages, 300), 40),
+  );
+  const oneTerm = rotating(['elbow', 'drill', 'radiator', 'valve', 'cable', 'socket', 'brass', 'compact']);
+  const twoTerms = rotating(['brass elbow', 'combi drill', 'panel radiator', 'ball valve', 'chrome socket']);
+  const threeTerms = rotating(['compact chrome radiator', 'premium brass elbow', 'heavy-duty combi drill']);
+  const code = rotating(values.codes);
+  const erp = rotating(values.erpCodes);
+  const brand = rotating(values.brands);
+  const sorts = [
+    'name',
+    'code',
+    'brand',
+    'price',
+    'category',
+    'department',
+    'subDepartment',
+    'supplierCost',
+    'createdAt',
+    'updatedAt',
+  ] as const;
+  return [
+    { label: 'q 1 term', next: () => ({ q: oneTerm() }) },
+    { label: 'q 2 terms', next: () => ({ q: twoTerms() }) },
+    { label: 'q 3 terms', next: () => ({ q: threeTerms() }) },
+    { label: 'q prefix "rad"', next: () => ({ q: 'rad' }) },
+    { label: 'identifier productCode', next: () => ({ q: code() }) },
+    { label: 'identifier erpCode', next: () => ({ q: erp() }) },
+    { label: 'brandName filter', next: () => ({ brandName: brand() }) },
+    { label: 'brandName + q', next: () => ({ brandName: brand(), q: oneTerm() }) },
+    ...sorts.map(
+      (sort, i): Sample => ({
+        label: `sort ${sort}`,
+        next: () => ({ sort, order: i % 2 === 0 ? 'asc' : 'desc' }),
+      }),
+    ),
+    { label: 'q 1 term + sort price', next: () => ({ q: oneTerm(), sort: 'price', order: 'asc' }) },
+    { label: 'q 2 terms + sort name', next: () => ({ q: twoTerms(), sort: 'name', order: 'asc' }) },
+    { label: 'displayOnWeb (bound channel)', next: () => ({ displayOnWeb: true, channel: 'main-site' }) },
+    {
+      label: 'offset from=5000 sort name',
+      next: () => ({ sort: 'name', order: 'asc', from: 5000, size: 20 }),
+    },
+    { label: 'sync first page (1970, size 100)', next: () => ({ ...sync, size: 100 }) },
+    { label: 'sync incremental (last batch)', next: () => ({ updatedAfter: values.recentIso, size: 100 }) },
+    {
+      label: `sync keyset page at depth ${deepPages * 100}`,
+      next: () => ({ ...sync, size: 100, syncToken: deep() }),
+    },
+    {
+      label: 'keyset page sort name',
+      next: () => ({ sort: 'name', order: 'asc', size: 100, syncToken: sortedDeep() }),
+    },
+    { label: 'aggregations q 1 term', next: () => ({ q: oneTerm(), includeAggregations: true }) },
+    { label: 'aggregations q 2 terms', next: () => ({ q: twoTerms(), includeAggregations: true }) },
+    { label: 'aggregations brandName', next: () => ({ brandName: brand(), includeAggregations: true }) },
+    { label: 'aggregations whole catalogue', next: () => ({ includeAggregations: true }) },
+  ];
+}
+
+interface Row {
+  label: string;
+  c1p50: number;
+  c1p99: number;
+  c8p50: number;
+  c8p99: number;
+  n: number;
+}
+
+async function measure(store: CatalogStore, sample: Sample, concurrency: number): Promise<number[]> {
+  const latencies: number[] = [];
+  const started = performance.now();
+  const target = ITERATIONS * (concurrency === 1 ? 1 : 2);
+  const loop = async () => {
+    while (latencies.length < target && performance.now() - started < TYPE_BUDGET_MS) {
+      const t = performance.now();
+      await store.productSearch.search(sample.next());
+      latencies.push(performance.now() - t);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, loop));
+  return latencies;
+}
+
+/**
+ * The sync keyset page inside the engine, without the worker hop: locating the next 100 rows
+ * (the keyset SQL alone) and the whole page with hydration of 100 full records.
+ */
+function keysetInEngine(path: string): { locate: number[]; page: number[] } {
+  const db = openDatabase(path, { readOnly: true });
+  const query = normaliseProductQuery({ updatedAfter: '1970-01-01T00:00:00Z', size: 100 });
+  const job = { query, after: null, knownTotal: null, totalCap: 10_000 };
+  let outcome = runProductSearch(db, job);
+  const locate: number[] = [];
+  const page: number[] = [];
+  const locateSql = db.prepare(
+    `SELECT seq FROM products p INDEXED BY products_sort_updated_at WHERE (p.updated_at, p.seq) > (?, ?)
+     AND p.updated_at > 0 AND p.archived = 0 ORDER BY p.updated_at, p.seq LIMIT 101`,
+  );
+  for (let i = 0; i < 200 && outcome.last !== null; i += 1) {
+    const after = outcome.last;
+    let t = performance.now();
+    locateSql.all(after.key, after.seq);
+    locate.push(performance.now() - t);
+    t = performance.now();
+    outcome = runProductSearch(db, { ...job, after, knownTotal: { total: 10_000, totalIsLowerBound: true } });
+    page.push(performance.now() - t);
+  }
+  db.close();
+  return { locate, page };
+}
+
+const fmt = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms.toFixed(0));
+
+async function benchSize(products: number): Promise<void> {
+  const dir = join(DATA_ROOT, String(products));
+  process.stderr.write(`\n== ${products} products (${dir})\n`);
+  const loaded = await load(dir, products);
+  const path = catalogDatabasePath(dir);
+  const fileMb = (statSync(path).size / 1024 / 1024).toFixed(0);
+  const store = openSqliteCatalogStore({ databasePath: path, searchTimeoutMs: 120_000 });
+  const samples = (await mix(store, path, products)).filter(
+    (s) => ONLY === undefined || s.label.includes(ONLY),
+  );
+  for (const sample of samples) await store.productSearch.search(sample.next());
+
+  const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+  const rows: Row[] = [];
+  loopDelay.enable();
+  for (const sample of samples) {
+    const c1 = await measure(store, sample, 1);
+    const c8 = await measure(store, sample, 8);
+    rows.push({
+      label: sample.label,
+      c1p50: percentile(c1, 50),
+      c1p99: percentile(c1, 99),
+      c8p50: percentile(c8, 50),
+      c8p99: percentile(c8, 99),
+      n: c1.length + c8.length,
+    });
+    process.stderr.write(
+      `  ${sample.label}: c1 p50 ${fmt(percentile(c1, 50))} p99 ${fmt(percentile(c1, 99))}\n`,
+    );
+  }
+  loopDelay.disable();
+  await store.close();
+
+  const engine = keysetInEngine(path);
+  const load1 = loaded.reused
+    ? 'reused existing database'
+    : `${loaded.seconds.toFixed(1)} s (${Math.round(products / loaded.seconds)} products/s)`;
+  const out: string[] = [
+    '',
+    `### ${products.toLocaleString('en')} products`,
+    '',
+    `- bulk load: ${load1}; database file ${fileMb} MB`,
+    `- event loop delay while searching: p50 ${fmt(loopDelay.percentile(50) / 1e6)} ms, p99 ${fmt(loopDelay.percentile(99) / 1e6)} ms, max ${fmt(loopDelay.max / 1e6)} ms`,
+    `- peak RSS (whole process, workers included): ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`,
+    `- sync keyset page inside the engine (no worker hop), 200 consecutive pages of 100: locate p50 ${fmt(percentile(engine.locate, 50))} ms, p99 ${fmt(percentile(engine.locate, 99))} ms; with hydration of 100 records p50 ${fmt(percentile(engine.page, 50))} ms, p99 ${fmt(percentile(engine.page, 99))} ms`,
+    '',
+    '| query | c1 p50 ms | c1 p99 ms | c8 p50 ms | c8 p99 ms | runs |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      (r) =>
+        `| ${r.label} | ${fmt(r.c1p50)} | ${fmt(r.c1p99)} | ${fmt(r.c8p50)} | ${fmt(r.c8p99)} | ${r.n} |`,
+    ),
+  ];
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+for (const products of SIZES) await benchSize(products);

@@ -1,0 +1,5 @@
+import { initialSchema } from './0001-initial-schema.ts';
+import { facetCounts } from './0002-facet-counts.ts';
+import type { Migration } from './migration.ts';
+
+export const MIGRATIONS: readonly Migration[] = [initialSchema, facetCounts];

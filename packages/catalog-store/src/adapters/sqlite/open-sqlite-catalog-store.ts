@@ -1,0 +1,79 @@
+import { availableParallelism } from 'node:os';
+import type { DatabaseSync } from 'node:sqlite';
+import type { CatalogStore, CatalogueSnapshot } from '../../ports/catalog-store.ts';
+import { migrate } from './migrate.ts';
+import { openDatabase } from './open-database.ts';
+import { SqliteBrandSearch } from './search/sqlite-brand-search.ts';
+import { SqliteProductSearch } from './search/sqlite-product-search.ts';
+import { SearchWorkerPool } from './search/worker-pool.ts';
+import { SqliteAdminUserStore } from './sqlite-admin-user-store.ts';
+import { SqliteBrandStore } from './sqlite-brand-store.ts';
+import { SqliteClientStore } from './sqlite-client-store.ts';
+import { SqliteProductStore } from './sqlite-product-store.ts';
+import { insertWebChannel, SqliteWebChannelStore } from './sqlite-web-channel-store.ts';
+import { statement } from './statement-cache.ts';
+import { nextWriteTimestamp } from './timestamps.ts';
+import { inWriteTransaction } from './transaction.ts';
+import { insertBrand } from './write-brand.ts';
+import { writeProduct } from './write-product.ts';
+
+export interface SqliteCatalogStoreOptions {
+  databasePath: string;
+  /** Worker threads with read connections; default: the machine's parallelism, 2 to 4. */
+  searchWorkers?: number;
+  /** Budget of one search, queueing included (default 5000 ms). */
+  searchTimeoutMs?: number;
+}
+
+export const DEFAULT_SEARCH_TIMEOUT_MS = 5000;
+
+function syncTokenSecret(db: DatabaseSync): Uint8Array {
+  const row = statement(db, "SELECT value FROM meta WHERE key = 'sync_token_secret'").get() as {
+    value: string;
+  };
+  return Buffer.from(row.value, 'hex');
+}
+
+function loadIfEmpty(db: DatabaseSync, snapshot: CatalogueSnapshot): boolean {
+  return inWriteTransaction(db, () => {
+    if (statement(db, 'SELECT 1 FROM products LIMIT 1').get() !== undefined) return false;
+    const ts = nextWriteTimestamp(db);
+    for (const channel of snapshot.webChannels) {
+      if (statement(db, 'SELECT 1 FROM web_channels WHERE slug = ?').get(channel.slug) === undefined) {
+        insertWebChannel(db, channel, ts);
+      }
+    }
+    for (const brand of snapshot.brands) {
+      if (statement(db, 'SELECT 1 FROM brands WHERE name = ?').get(brand.name.trim()) === undefined) {
+        insertBrand(db, brand, ts);
+      }
+    }
+    for (const product of snapshot.products) writeProduct(db, product, ts, 'upsert');
+    return true;
+  });
+}
+
+/** Opens (creating and migrating as needed) the catalogue database at `databasePath`. */
+export function openSqliteCatalogStore(options: SqliteCatalogStoreOptions): CatalogStore {
+  const db = openDatabase(options.databasePath);
+  migrate(db);
+  const pool = new SearchWorkerPool({
+    databasePath: options.databasePath,
+    size: options.searchWorkers ?? Math.min(4, Math.max(2, availableParallelism())),
+    timeoutMs: options.searchTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS,
+  });
+  return {
+    products: new SqliteProductStore(db),
+    brands: new SqliteBrandStore(db),
+    webChannels: new SqliteWebChannelStore(db),
+    clients: new SqliteClientStore(db),
+    adminUsers: new SqliteAdminUserStore(db),
+    productSearch: new SqliteProductSearch(pool, syncTokenSecret(db)),
+    brandSearch: new SqliteBrandSearch(pool),
+    loadIfEmpty: async (snapshot) => loadIfEmpty(db, snapshot),
+    close: async () => {
+      await pool.close();
+      if (db.isOpen) db.close();
+    },
+  };
+}

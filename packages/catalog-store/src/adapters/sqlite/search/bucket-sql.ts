@@ -1,0 +1,73 @@
+import type { DatabaseSync } from 'node:sqlite';
+import type { NormalisedProductQuery } from '../../../search/normalise-product-query.ts';
+import type { CursorPosition } from '../../../search/sync-token.ts';
+import { statement } from '../statement-cache.ts';
+import { bind, type Params } from './bind.ts';
+import type { FilterSql } from './filter-sql.ts';
+import { SORT_COLUMNS } from './sort-columns.ts';
+
+/** A located row: its seq and its sort key (null in relevance order). */
+export interface Row {
+  seq: number;
+  k: string | number | null;
+}
+
+/** What every bucket of one search shares. */
+export interface BucketContext {
+  db: DatabaseSync;
+  query: NormalisedProductQuery;
+  filters: FilterSql;
+  /** JSON list of the identifier hits, which the text buckets leave out. */
+  excluded: string;
+  /** The capped count reached its cap: walk the sort index instead of sorting the matches. */
+  saturated: boolean;
+}
+
+/** Streams text matches in rowid (= seq) order, joined to their product. */
+export const FROM_TEXT =
+  'FROM product_fts JOIN products p ON p.seq = product_fts.rowid WHERE product_fts MATCH :match';
+export const NOT_IDENTIFIER_HIT = ' AND p.seq NOT IN (SELECT value FROM json_each(:excluded))';
+/**
+ * FTS5 rebuilds a prefix term's whole doclist on every evaluation, so a per-row membership test
+ * (EXISTS ... rowid = p.seq) pays a full scan each time. `IN (subquery)` builds the match list
+ * once per statement; SQLite then probes it while walking whichever index drives the query.
+ */
+export const IN_TEXT_MATCHES = 'p.seq IN (SELECT rowid FROM product_fts WHERE product_fts MATCH :match)';
+
+/** A brand filter is selective: its (brand_name, seq) index should drive, not the text. */
+export function drivenByFilter(query: NormalisedProductQuery): boolean {
+  return query.brandName !== null;
+}
+
+export interface Ordering {
+  keyExpr: string;
+  orderSql: (plain: boolean) => string;
+  keysetSql: (plain: boolean) => string;
+}
+
+/** ORDER BY and keyset condition of the query's order; `plain` hides the sort index from the planner. */
+export function ordering(query: NormalisedProductQuery): Ordering {
+  if (query.orderBy === 'relevance') {
+    return { keyExpr: 'NULL', orderSql: () => 'p.seq', keysetSql: () => ' AND p.seq > :afterSeq' };
+  }
+  const { column } = SORT_COLUMNS[query.orderBy];
+  const dir = query.direction === 'asc' ? 'ASC' : 'DESC';
+  const op = query.direction === 'asc' ? '>' : '<';
+  // A unary + keeps the column's collation but hides its index, so SQLite sorts the (small)
+  // match set instead of walking the sort index.
+  const ref = (plain: boolean) => (plain ? `+p.${column}` : `p.${column}`);
+  const seq = (plain: boolean) => (plain ? '+p.seq' : 'p.seq');
+  return {
+    keyExpr: `p.${column}`,
+    orderSql: (plain) => `${ref(plain)} ${dir}, ${seq(plain)} ${dir}`,
+    keysetSql: (plain) => ` AND (${ref(plain)}, ${seq(plain)}) ${op} (:afterKey, :afterSeq)`,
+  };
+}
+
+export function keysetParams(after: CursorPosition | null): Params {
+  return after === null ? {} : { afterKey: after.key, afterSeq: after.seq };
+}
+
+export function allRows(db: DatabaseSync, sql: string, params: Params): Row[] {
+  return statement(db, sql).all(bind(sql, params)) as unknown as Row[];
+}

@@ -1,0 +1,100 @@
+import type { DatabaseSync } from 'node:sqlite';
+import type { ProductRecord } from '../../../model/product.ts';
+import type { ProductAggregations } from '../../../model/search.ts';
+import type { NormalisedProductQuery } from '../../../search/normalise-product-query.ts';
+import type { CursorPosition } from '../../../search/sync-token.ts';
+import { readProductsBySeq } from '../read-products.ts';
+import { inReadTransaction } from '../transaction.ts';
+import { aggregate } from './aggregate.ts';
+import type { BucketContext, Row } from './bucket-sql.ts';
+import { countMatches } from './count-matches.ts';
+import { EngineFailure } from './engine-failures.ts';
+import { filterSql } from './filter-sql.ts';
+import { identifierPage, probeIdentifiers } from './identifier-bucket.ts';
+import { type Bucket, textBuckets } from './text-buckets.ts';
+
+export interface ProductSearchJob {
+  query: NormalisedProductQuery;
+  after: CursorPosition | null;
+  /** Carried by the cursor on later pages; computed on the first. */
+  knownTotal: { total: number; totalIsLowerBound: boolean } | null;
+  /** The reported total is capped here (spec: 10,000); counting stops one past it. */
+  totalCap: number;
+}
+
+export interface ProductSearchOutcome {
+  products: ProductRecord[];
+  /** Position of the page's last row, for the next cursor. */
+  last: CursorPosition | null;
+  hasMore: boolean;
+  total: number;
+  totalIsLowerBound: boolean;
+  aggregations?: ProductAggregations;
+}
+
+interface BucketRow extends Row {
+  bucket: number;
+}
+
+const IDENTIFIER_BUCKET = 0;
+
+/** Rows from the cursor on, bucket after bucket, until `want` rows (offset + page + 1) are found. */
+function collectRows(ctx: BucketContext, after: CursorPosition | null, want: number): BucketRow[] {
+  const buckets: Bucket[] = [];
+  if (ctx.query.identifier !== null) {
+    buckets.push({
+      id: IDENTIFIER_BUCKET,
+      fetch: (from, limit) => identifierPage(ctx.db, ctx.query, ctx.filters, from, limit),
+    });
+  }
+  buckets.push(...textBuckets(ctx));
+  const rows: BucketRow[] = [];
+  for (const bucket of buckets) {
+    if (after !== null && bucket.id < after.bucket) continue;
+    const from = after !== null && after.bucket === bucket.id ? after : null;
+    for (const row of bucket.fetch(from, want - rows.length)) rows.push({ ...row, bucket: bucket.id });
+    if (rows.length >= want) break;
+  }
+  return rows;
+}
+
+/** One page, proven complete within one read snapshot, or an exception. */
+export function runProductSearch(db: DatabaseSync, job: ProductSearchJob): ProductSearchOutcome {
+  return inReadTransaction(db, () => {
+    const { query } = job;
+    const filters = filterSql(db, query);
+    const identifierHits = probeIdentifiers(db, query, filters);
+    const ctx: BucketContext = {
+      db,
+      query,
+      filters,
+      excluded: JSON.stringify(identifierHits),
+      saturated: false,
+    };
+    let totals = job.knownTotal;
+    if (totals === null) {
+      const n = countMatches(ctx, identifierHits.length, job.totalCap + 1);
+      totals = { total: Math.min(n, job.totalCap), totalIsLowerBound: n > job.totalCap };
+    }
+    ctx.saturated = totals.totalIsLowerBound;
+
+    const rows = collectRows(ctx, job.after, query.from + query.size + 1);
+    const pageRows = rows.slice(query.from, query.from + query.size);
+    const products = readProductsBySeq(
+      db,
+      pageRows.map((row) => row.seq),
+    );
+    if (products.length !== pageRows.length) {
+      throw new EngineFailure(`page of ${pageRows.length} rows hydrated only ${products.length} products`);
+    }
+    const lastRow = pageRows.at(-1);
+    const outcome: ProductSearchOutcome = {
+      products,
+      last: lastRow === undefined ? null : { bucket: lastRow.bucket, key: lastRow.k, seq: lastRow.seq },
+      hasMore: rows.length > query.from + query.size,
+      ...totals,
+    };
+    if (query.aggregations) outcome.aggregations = aggregate(db, query, filters, identifierHits);
+    return outcome;
+  });
+}

@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import type { DatabaseSync } from 'node:sqlite';
+import { NotFoundError, ValidationError } from '../../errors/request-errors.ts';
+import type { AdminUser, AdminUserPatch, NewAdminUser } from '../../model/admin-user.ts';
+import type { AdminUserStore } from '../../ports/admin-user-store.ts';
+import { statement } from './statement-cache.ts';
+import { toIso } from './timestamps.ts';
+import { inWriteTransaction } from './transaction.ts';
+
+interface UserRow {
+  id: string;
+  email: string;
+  password_hash: string;
+  groups: string;
+  created_at: number;
+  updated_at: number;
+}
+
+function toUser(row: UserRow): AdminUser {
+  return {
+    id: row.id,
+    email: row.email,
+    passwordHash: row.password_hash,
+    groups: JSON.parse(row.groups) as string[],
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+  };
+}
+
+export class SqliteAdminUserStore implements AdminUserStore {
+  readonly #db: DatabaseSync;
+
+  constructor(db: DatabaseSync) {
+    this.#db = db;
+  }
+
+  #row(column: 'id' | 'email', value: string): UserRow | undefined {
+    return statement(this.#db, `SELECT * FROM admin_users WHERE ${column} = ?`).get(value) as
+      | UserRow
+      | undefined;
+  }
+
+  async create(input: NewAdminUser): Promise<AdminUser> {
+    return inWriteTransaction(this.#db, () => {
+      const email = input.email.trim();
+      if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new ValidationError('email', 'must be an email address');
+      if (this.#row('email', email) !== undefined)
+        throw new ValidationError('email', 'is already registered');
+      const id = randomUUID();
+      const now = Date.now();
+      statement(
+        this.#db,
+        'INSERT INTO admin_users (id, email, password_hash, groups, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+      ).run(id, email, input.passwordHash, JSON.stringify(input.groups), now, now);
+      return toUser(this.#row('id', id) as UserRow);
+    });
+  }
+
+  async getByEmail(email: string): Promise<AdminUser | undefined> {
+    const row = this.#row('email', email.trim());
+    return row === undefined ? undefined : toUser(row);
+  }
+
+  async get(id: string): Promise<AdminUser | undefined> {
+    const row = this.#row('id', id);
+    return row === undefined ? undefined : toUser(row);
+  }
+
+  async list(): Promise<AdminUser[]> {
+    const rows = statement(
+      this.#db,
+      'SELECT * FROM admin_users ORDER BY email',
+    ).all() as unknown as UserRow[];
+    return rows.map(toUser);
+  }
+
+  async update(id: string, patch: AdminUserPatch): Promise<AdminUser> {
+    return inWriteTransaction(this.#db, () => {
+      const current = this.#row('id', id);
+      if (current === undefined) throw new NotFoundError('Admin user', id);
+      statement(
+        this.#db,
+        'UPDATE admin_users SET password_hash = ?, groups = ?, updated_at = ? WHERE id = ?',
+      ).run(
+        patch.passwordHash ?? current.password_hash,
+        patch.groups === undefined ? current.groups : JSON.stringify(patch.groups),
+        Date.now(),
+        id,
+      );
+      return toUser(this.#row('id', id) as UserRow);
+    });
+  }
+}

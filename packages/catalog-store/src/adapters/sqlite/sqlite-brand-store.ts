@@ -1,0 +1,100 @@
+import type { DatabaseSync } from 'node:sqlite';
+import { NotFoundError, ValidationError } from '../../errors/request-errors.ts';
+import type { Brand, BrandInput, BrandPatch, BrandWithProductCount } from '../../model/brand.ts';
+import type { BrandStore } from '../../ports/brand-store.ts';
+import { type BrandRow, toBrand } from './brand-row.ts';
+import { statement } from './statement-cache.ts';
+import { nextWriteTimestamp } from './timestamps.ts';
+import { inWriteTransaction } from './transaction.ts';
+import { insertBrand } from './write-brand.ts';
+
+const BRAND_COLUMNS = 'seq, id, name, slug, archived, created_at, updated_at';
+const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+export class SqliteBrandStore implements BrandStore {
+  readonly #db: DatabaseSync;
+
+  constructor(db: DatabaseSync) {
+    this.#db = db;
+  }
+
+  #row(column: 'id' | 'slug' | 'seq', value: string | number): BrandRow | undefined {
+    return statement(this.#db, `SELECT ${BRAND_COLUMNS} FROM brands WHERE ${column} = ?`).get(value) as
+      | BrandRow
+      | undefined;
+  }
+
+  #existing(id: string): BrandRow {
+    const row = this.#row('id', id);
+    if (row === undefined) throw new NotFoundError('Brand', id);
+    return row;
+  }
+
+  async list(options: { includeArchived?: boolean } = {}): Promise<Brand[]> {
+    const rows = statement(
+      this.#db,
+      `SELECT ${BRAND_COLUMNS} FROM brands WHERE archived = 0 OR ? ORDER BY name, seq`,
+    ).all(options.includeArchived === true ? 1 : 0) as unknown as BrandRow[];
+    return rows.map(toBrand);
+  }
+
+  async get(id: string): Promise<Brand | undefined> {
+    const row = this.#row('id', id);
+    return row === undefined ? undefined : toBrand(row);
+  }
+
+  async getBySlug(slug: string): Promise<Brand | undefined> {
+    const row = this.#row('slug', slug);
+    return row === undefined ? undefined : toBrand(row);
+  }
+
+  async create(input: BrandInput): Promise<Brand> {
+    return inWriteTransaction(this.#db, () => {
+      const ts = Date.now();
+      const { seq } = insertBrand(this.#db, input, ts);
+      return toBrand(this.#row('seq', seq) as BrandRow);
+    });
+  }
+
+  async update(id: string, patch: BrandPatch): Promise<Brand> {
+    return inWriteTransaction(this.#db, () => {
+      const current = this.#existing(id);
+      const name = patch.name?.trim() ?? current.name;
+      const slug = patch.slug ?? current.slug;
+      if (name === '') throw new ValidationError('name', 'is required');
+      if (!SLUG_PATTERN.test(slug)) throw new ValidationError('slug', 'must be kebab-case');
+      const clash = statement(
+        this.#db,
+        'SELECT id FROM brands WHERE (name = ? OR slug = ?) AND seq <> ?',
+      ).get(name, slug, current.seq);
+      if (clash !== undefined) throw new ValidationError('name', 'another brand has this name or slug');
+      const ts = nextWriteTimestamp(this.#db);
+      const archived = patch.archived === undefined ? current.archived : patch.archived ? 1 : 0;
+      statement(
+        this.#db,
+        'UPDATE brands SET name = ?, slug = ?, archived = ?, updated_at = ? WHERE seq = ?',
+      ).run(name, slug, archived, ts, current.seq);
+      if (name !== current.name || slug !== current.slug) {
+        // brandName/brandSlug are part of every product's representation: syncers must see the change.
+        statement(
+          this.#db,
+          'UPDATE products SET brand_name = ?, brand_slug = ?, updated_at = ? WHERE brand_seq = ?',
+        ).run(name, slug, ts, current.seq);
+      }
+      return toBrand(this.#row('seq', current.seq) as BrandRow);
+    });
+  }
+
+  async archive(id: string): Promise<Brand> {
+    return this.update(id, { archived: true });
+  }
+
+  async overview(): Promise<BrandWithProductCount[]> {
+    const rows = statement(
+      this.#db,
+      `SELECT ${BRAND_COLUMNS}, (SELECT count(*) FROM products p WHERE p.brand_seq = b.seq) AS product_count
+       FROM brands b ORDER BY name, seq`,
+    ).all() as unknown as Array<BrandRow & { product_count: number }>;
+    return rows.map((row) => ({ brand: toBrand(row), productCount: row.product_count }));
+  }
+}

@@ -1,0 +1,187 @@
+import type { DatabaseSync } from 'node:sqlite';
+import { ClientRevokedError, NotFoundError, ValidationError } from '../../errors/request-errors.ts';
+import type {
+  Actor,
+  ClientPatch,
+  ClientScope,
+  ClientStatus,
+  ClientStatusFilter,
+  NewClient,
+  StoredClient,
+} from '../../model/m2m-client.ts';
+import type { ClientStore } from '../../ports/client-store.ts';
+import { statement } from './statement-cache.ts';
+import { toIso, toIsoOrNull } from './timestamps.ts';
+import { inWriteTransaction } from './transaction.ts';
+
+interface ClientRow {
+  client_id: string;
+  client_name: string;
+  description: string | null;
+  scopes: string;
+  status: ClientStatus;
+  created_at: number;
+  created_by_user_id: string;
+  created_by_user_name: string;
+  expires_at: number | null;
+  last_used_at: number | null;
+  usage_count: number;
+  revoked_at: number | null;
+  revoked_by_user_id: string | null;
+  revoked_by_user_name: string | null;
+  channel: string | null;
+  secret_hash: string;
+  token_lifetime_seconds: number;
+}
+
+const SELECT_CLIENT = `SELECT m.*, c.slug AS channel FROM m2m_clients m LEFT JOIN web_channels c ON c.id = m.channel_id`;
+
+function toClient(row: ClientRow): StoredClient {
+  const client: StoredClient = {
+    clientId: row.client_id,
+    clientName: row.client_name,
+    scopes: JSON.parse(row.scopes) as ClientScope[],
+    status: row.status,
+    createdAt: toIso(row.created_at),
+    createdBy: { userId: row.created_by_user_id, userName: row.created_by_user_name },
+    expiresAt: toIsoOrNull(row.expires_at),
+    lastUsedAt: toIsoOrNull(row.last_used_at),
+    usageCount: row.usage_count,
+    revokedAt: toIsoOrNull(row.revoked_at),
+    revokedBy:
+      row.revoked_by_user_id === null
+        ? null
+        : { userId: row.revoked_by_user_id, userName: row.revoked_by_user_name ?? '' },
+    channel: row.channel,
+    secretHash: row.secret_hash,
+    tokenLifetimeSeconds: row.token_lifetime_seconds,
+  };
+  if (row.description !== null) client.description = row.description;
+  return client;
+}
+
+function channelId(db: DatabaseSync, slug: string | null | undefined): number | null {
+  if (slug === null || slug === undefined) return null;
+  const row = statement(db, 'SELECT id FROM web_channels WHERE slug = ?').get(slug) as
+    | { id: number }
+    | undefined;
+  if (row === undefined) throw new ValidationError('channel', 'is not a registered web channel');
+  return row.id;
+}
+
+function epochOrNull(iso: string | null): number | null {
+  return iso === null ? null : Date.parse(iso);
+}
+
+export class SqliteClientStore implements ClientStore {
+  readonly #db: DatabaseSync;
+
+  constructor(db: DatabaseSync) {
+    this.#db = db;
+  }
+
+  #row(clientId: string): ClientRow | undefined {
+    return statement(this.#db, `${SELECT_CLIENT} WHERE m.client_id = ?`).get(clientId) as
+      | ClientRow
+      | undefined;
+  }
+
+  #existing(clientId: string): ClientRow {
+    const row = this.#row(clientId);
+    if (row === undefined) throw new NotFoundError('Client', clientId);
+    return row;
+  }
+
+  async create(input: NewClient): Promise<StoredClient> {
+    return inWriteTransaction(this.#db, () => {
+      if (this.#row(input.clientId) !== undefined) throw new ValidationError('clientId', 'is already in use');
+      statement(
+        this.#db,
+        `INSERT INTO m2m_clients (client_id, client_name, description, scopes, status, created_at,
+           created_by_user_id, created_by_user_name, expires_at, channel_id, secret_hash, token_lifetime_seconds)
+         VALUES (?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        input.clientId,
+        input.clientName,
+        input.description ?? null,
+        JSON.stringify(input.scopes),
+        input.createdAt === undefined ? Date.now() : Date.parse(input.createdAt),
+        input.createdBy.userId,
+        input.createdBy.userName,
+        epochOrNull(input.expiresAt),
+        channelId(this.#db, input.channel),
+        input.secretHash,
+        input.tokenLifetimeSeconds,
+      );
+      return toClient(this.#existing(input.clientId));
+    });
+  }
+
+  async get(clientId: string): Promise<StoredClient | undefined> {
+    const row = this.#row(clientId);
+    return row === undefined ? undefined : toClient(row);
+  }
+
+  async list(filter: { status: ClientStatusFilter }): Promise<StoredClient[]> {
+    const rows = statement(
+      this.#db,
+      `${SELECT_CLIENT} WHERE ? = 'all' OR m.status = ? ORDER BY m.created_at, m.client_id`,
+    ).all(filter.status, filter.status) as unknown as ClientRow[];
+    return rows.map(toClient);
+  }
+
+  async update(clientId: string, patch: ClientPatch): Promise<StoredClient> {
+    return inWriteTransaction(this.#db, () => {
+      const current = this.#existing(clientId);
+      if (current.status === 'revoked') throw new ClientRevokedError(clientId);
+      const channel =
+        patch.channel === undefined
+          ? (
+              statement(this.#db, 'SELECT channel_id FROM m2m_clients WHERE client_id = ?').get(clientId) as {
+                channel_id: number | null;
+              }
+            ).channel_id
+          : channelId(this.#db, patch.channel);
+      statement(
+        this.#db,
+        'UPDATE m2m_clients SET client_name = ?, description = ?, scopes = ?, channel_id = ? WHERE client_id = ?',
+      ).run(
+        patch.clientName ?? current.client_name,
+        patch.description ?? current.description,
+        patch.scopes === undefined ? current.scopes : JSON.stringify(patch.scopes),
+        channel,
+        clientId,
+      );
+      return toClient(this.#existing(clientId));
+    });
+  }
+
+  async revoke(clientId: string, by: Actor): Promise<StoredClient> {
+    return inWriteTransaction(this.#db, () => {
+      const current = this.#existing(clientId);
+      if (current.status === 'revoked') return toClient(current);
+      statement(
+        this.#db,
+        `UPDATE m2m_clients SET status = 'revoked', revoked_at = ?, revoked_by_user_id = ?, revoked_by_user_name = ?
+         WHERE client_id = ?`,
+      ).run(Date.now(), by.userId, by.userName, clientId);
+      return toClient(this.#existing(clientId));
+    });
+  }
+
+  async recordTokenExchange(clientId: string, at: Date): Promise<void> {
+    const result = statement(this.#db, 'UPDATE m2m_clients SET last_used_at = ? WHERE client_id = ?').run(
+      at.getTime(),
+      clientId,
+    );
+    if (result.changes === 0) throw new NotFoundError('Client', clientId);
+  }
+
+  async recordUsage(clientId: string, calls: number): Promise<void> {
+    const result = statement(
+      this.#db,
+      'UPDATE m2m_clients SET usage_count = usage_count + ? WHERE client_id = ?',
+    ).run(calls, clientId);
+    if (result.changes === 0) throw new NotFoundError('Client', clientId);
+  }
+}

@@ -1,0 +1,68 @@
+import type { DatabaseSync } from 'node:sqlite';
+import { NotFoundError, ValidationError } from '../../errors/request-errors.ts';
+import { WEB_CHANNEL_SLUG_PATTERN, type WebChannel, type WebChannelInput } from '../../model/web-channel.ts';
+import type { WebChannelStore } from '../../ports/web-channel-store.ts';
+import { statement } from './statement-cache.ts';
+import { toIso } from './timestamps.ts';
+import { inWriteTransaction } from './transaction.ts';
+
+interface ChannelRow {
+  slug: string;
+  name: string;
+  created_at: number;
+}
+
+function toChannel(row: ChannelRow): WebChannel {
+  return { slug: row.slug, name: row.name, createdAt: toIso(row.created_at) };
+}
+
+export function insertWebChannel(db: DatabaseSync, input: WebChannelInput, ts: number): void {
+  if (!WEB_CHANNEL_SLUG_PATTERN.test(input.slug)) throw new ValidationError('slug', 'must be kebab-case');
+  if (statement(db, 'SELECT 1 FROM web_channels WHERE slug = ?').get(input.slug) !== undefined) {
+    throw new ValidationError('slug', 'is already registered');
+  }
+  statement(db, 'INSERT INTO web_channels (slug, name, created_at) VALUES (?, ?, ?)').run(
+    input.slug,
+    input.name ?? input.slug,
+    ts,
+  );
+}
+
+export class SqliteWebChannelStore implements WebChannelStore {
+  readonly #db: DatabaseSync;
+
+  constructor(db: DatabaseSync) {
+    this.#db = db;
+  }
+
+  #row(slug: string): ChannelRow | undefined {
+    return statement(this.#db, 'SELECT slug, name, created_at FROM web_channels WHERE slug = ?').get(slug) as
+      | ChannelRow
+      | undefined;
+  }
+
+  async list(): Promise<WebChannel[]> {
+    const rows = statement(this.#db, 'SELECT slug, name, created_at FROM web_channels ORDER BY slug').all();
+    return (rows as unknown as ChannelRow[]).map(toChannel);
+  }
+
+  async get(slug: string): Promise<WebChannel | undefined> {
+    const row = this.#row(slug);
+    return row === undefined ? undefined : toChannel(row);
+  }
+
+  async create(input: WebChannelInput): Promise<WebChannel> {
+    return inWriteTransaction(this.#db, () => {
+      insertWebChannel(this.#db, input, Date.now());
+      return toChannel(this.#row(input.slug) as ChannelRow);
+    });
+  }
+
+  async rename(slug: string, name: string): Promise<WebChannel> {
+    return inWriteTransaction(this.#db, () => {
+      if (this.#row(slug) === undefined) throw new NotFoundError('Web channel', slug);
+      statement(this.#db, 'UPDATE web_channels SET name = ? WHERE slug = ?').run(name, slug);
+      return toChannel(this.#row(slug) as ChannelRow);
+    });
+  }
+}

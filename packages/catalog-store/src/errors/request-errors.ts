@@ -1,0 +1,27 @@
+import { StoreError } from './store-error.ts';
+
+export class ValidationError extends StoreError {
+  readonly field: string;
+  readonly reason: string;
+
+  constructor(field: string, reason: string) {
+    super('VALIDATION_ERROR', `${field}: ${reason}`, { details: { field, reason } });
+    this.field = field;
+    this.reason = reason;
+  }
+}
+
+export class NotFoundError extends StoreError {
+  constructor(resource: string, id: string) {
+    super('NOT_FOUND', `${resource} not found`, { details: { resource, id } });
+  }
+}
+
+/** A revoked M2M client is frozen: the caller must create a replacement (spec 3). */
+export class ClientRevokedError extends StoreError {
+  constructor(clientId: string) {
+    super('INVALID_PARAMETER', 'A revoked client cannot be updated; create a new client instead', {
+      details: { clientId },
+    });
+  }
+}

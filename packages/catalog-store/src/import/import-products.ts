@@ -1,0 +1,162 @@
+import { stat } from 'node:fs/promises';
+import { validateRequest } from '@catalog/contracts';
+import type { ProductInput } from '../model/product.ts';
+import type { CatalogStore } from '../ports/catalog-store.ts';
+import type { Problem } from '../validation/problem.ts';
+import { checkProductInput } from '../validation/validate-product-input.ts';
+import { ndjsonLines } from './ndjson-lines.ts';
+
+export interface LineProblem extends Problem {
+  line: number;
+}
+
+export interface ImportProgress {
+  phase: 'validate' | 'write';
+  bytesRead: number;
+  totalBytes: number;
+  records: number;
+}
+
+export interface ImportOptions {
+  batchSize?: number;
+  /** Stop listing problems after this many (the count stays exact). */
+  maxReportedProblems?: number;
+  onProgress?: (progress: ImportProgress) => void;
+}
+
+export interface ImportReport {
+  records: number;
+  created: number;
+  updated: number;
+  /** Problems by line; when any exists nothing was written. */
+  problems: LineProblem[];
+  problemCount: number;
+  /** Set when a batch failed to write: it and every later batch were not written. */
+  failedBatch?: { firstLine: number; lastLine: number; message: string };
+}
+
+const DEFAULT_BATCH = 500;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Reverse ("used by") entries are derived by the server; an exported record may carry them. */
+function withoutDerivedEntries(value: unknown): unknown {
+  if (!isRecord(value) || !Array.isArray(value.relatedProducts)) return value;
+  return {
+    ...value,
+    relatedProducts: value.relatedProducts.filter((entry) => !isRecord(entry) || entry.source !== 'reverse'),
+  };
+}
+
+/**
+ * The record against the contract's admin product schema (the body of POST /products), then the
+ * rules only the store knows: `id` kept as the upsert key, no self relation, registered channels.
+ */
+function checkRecord(
+  value: unknown,
+  channels: ReadonlySet<string>,
+): { problems: Problem[]; input?: ProductInput } {
+  const record = withoutDerivedEntries(value);
+  const contract = validateRequest('createProduct', { body: record });
+  if (!contract.ok) return { problems: contract.issues.map(({ field, reason }) => ({ field, reason })) };
+  const { problems, input } = checkProductInput(record);
+  for (const slug of Object.keys(input?.webVisibility ?? {})) {
+    if (!channels.has(slug))
+      problems.push({ field: `webVisibility.${slug}`, reason: 'is not a registered web channel' });
+  }
+  return input === undefined || problems.length > 0 ? { problems } : { problems, input };
+}
+
+function parseLine(text: string): { value?: unknown; problem?: Problem } {
+  try {
+    return { value: JSON.parse(text) };
+  } catch (error) {
+    return { problem: { field: '(line)', reason: `is not valid JSON: ${(error as Error).message}` } };
+  }
+}
+
+/** First pass: every record checked against the admin model and the registered channels. */
+async function validateFile(
+  store: CatalogStore,
+  filePath: string,
+  totalBytes: number,
+  options: ImportOptions,
+): Promise<{ records: number; problems: LineProblem[]; problemCount: number }> {
+  const channels = new Set((await store.webChannels.list()).map((channel) => channel.slug));
+  const maxReported = options.maxReportedProblems ?? 1000;
+  const problems: LineProblem[] = [];
+  let problemCount = 0;
+  let records = 0;
+  const report = (line: number, problem: Problem) => {
+    problemCount += 1;
+    if (problems.length < maxReported) problems.push({ line, ...problem });
+  };
+  for await (const line of ndjsonLines(filePath)) {
+    records += 1;
+    const parsed = parseLine(line.text);
+    if (parsed.problem !== undefined) report(line.number, parsed.problem);
+    else for (const problem of checkRecord(parsed.value, channels).problems) report(line.number, problem);
+    if (records % 1000 === 0)
+      options.onProgress?.({ phase: 'validate', bytesRead: line.bytesRead, totalBytes, records });
+  }
+  return { records, problems, problemCount };
+}
+
+/**
+ * `pnpm catalog import FILE.ndjson`: one admin-model product per line. The whole file is validated
+ * first and nothing is written if any line is wrong; then it is written in batches, each one
+ * transaction. Records are upserted by id, so a re-run after a failed batch is safe.
+ */
+export async function importProducts(
+  store: CatalogStore,
+  filePath: string,
+  options: ImportOptions = {},
+): Promise<ImportReport> {
+  const totalBytes = (await stat(filePath)).size;
+  const validation = await validateFile(store, filePath, totalBytes, options);
+  const report: ImportReport = {
+    records: validation.records,
+    created: 0,
+    updated: 0,
+    problems: validation.problems,
+    problemCount: validation.problemCount,
+  };
+  if (validation.problemCount > 0) return report;
+
+  const batchSize = options.batchSize ?? DEFAULT_BATCH;
+  let batch: ProductInput[] = [];
+  let firstLine = 0;
+  let lastLine = 0;
+  let written = 0;
+  const flush = async (bytesRead: number) => {
+    if (batch.length === 0) return;
+    try {
+      const summary = await store.products.upsertMany(batch);
+      report.created += summary.created;
+      report.updated += summary.updated;
+    } catch (error) {
+      report.failedBatch = {
+        firstLine,
+        lastLine,
+        message: error instanceof Error ? error.message : String(error),
+      };
+      return;
+    }
+    written += batch.length;
+    batch = [];
+    options.onProgress?.({ phase: 'write', bytesRead, totalBytes, records: written });
+  };
+  for await (const line of ndjsonLines(filePath)) {
+    if (batch.length === 0) firstLine = line.number;
+    lastLine = line.number;
+    batch.push(checkProductInput(withoutDerivedEntries(JSON.parse(line.text))).input as ProductInput);
+    if (batch.length >= batchSize) {
+      await flush(line.bytesRead);
+      if (report.failedBatch !== undefined) return report;
+    }
+  }
+  await flush(totalBytes);
+  return report;
+}

@@ -1,0 +1,71 @@
+export { checkDatabaseIntegrity, type IntegrityReport } from './adapters/sqlite/check-integrity.ts';
+export { catalogDatabasePath, DATABASE_FILE_NAME } from './adapters/sqlite/database-path.ts';
+export type { MigrationReport } from './adapters/sqlite/migrate.ts';
+export { SchemaTooNewError } from './adapters/sqlite/migrate.ts';
+export { migrateDatabase } from './adapters/sqlite/migrate-database.ts';
+export {
+  DEFAULT_SEARCH_TIMEOUT_MS,
+  openSqliteCatalogStore,
+  type SqliteCatalogStoreOptions,
+} from './adapters/sqlite/open-sqlite-catalog-store.ts';
+export { ClientRevokedError, NotFoundError, ValidationError } from './errors/request-errors.ts';
+export {
+  IdentifierLookupIncompleteError,
+  InvalidSortError,
+  InvalidSortFieldError,
+  InvalidSyncTokenError,
+  SearchIncompleteError,
+  SearchTermTooLongError,
+  SearchTimeoutError,
+} from './errors/search-errors.ts';
+export { StoreError, type StoreErrorCode } from './errors/store-error.ts';
+export {
+  type ImportOptions,
+  type ImportProgress,
+  type ImportReport,
+  importProducts,
+  type LineProblem,
+} from './import/import-products.ts';
+export type * from './model/admin-user.ts';
+export type * from './model/brand.ts';
+export type * from './model/m2m-client.ts';
+export { CLIENT_SCOPES } from './model/m2m-client.ts';
+export type * from './model/product.ts';
+export { PRODUCT_STATUSES, RELATION_TYPES } from './model/product.ts';
+export type * from './model/search.ts';
+export {
+  OFFSET_WINDOW,
+  REPORTED_TOTAL_CAP,
+  SEARCH_SIZE_DEFAULT,
+  SEARCH_SIZE_MAX,
+  SEARCH_TERM_MAX_LENGTH,
+  SORT_FIELDS,
+  SORT_ORDERS,
+} from './model/search.ts';
+export { displayOnWebFor } from './model/visibility.ts';
+export type * from './model/web-channel.ts';
+export { WEB_CHANNEL_SLUG_PATTERN } from './model/web-channel.ts';
+export type * from './ports/admin-user-store.ts';
+export type * from './ports/brand-search.ts';
+export type * from './ports/brand-store.ts';
+export type * from './ports/catalog-store.ts';
+export type * from './ports/client-store.ts';
+export type * from './ports/product-search.ts';
+export type * from './ports/product-store.ts';
+export type * from './ports/web-channel-store.ts';
+export { identifierKey } from './search/identifier-key.ts';
+export { SYNC_TOKEN_TTL_MS } from './search/sync-token.ts';
+export { ensureDemoCatalogue } from './seed/ensure-demo-catalogue.ts';
+export { type CatalogueSpec, generateProductBatches } from './seed/generate-catalogue.ts';
+export {
+  type SeedOptions,
+  type SeedProgress,
+  type SeedReport,
+  seedCatalogue,
+} from './seed/seed-catalogue.ts';
+export type { Problem } from './validation/problem.ts';
+export {
+  assertProductInput,
+  checkProductInput,
+  type ProductInputCheck,
+} from './validation/validate-product-input.ts';

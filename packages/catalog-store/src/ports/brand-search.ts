@@ -1,0 +1,5 @@
+import type { BrandSearchPage, BrandSearchQuery } from '../model/search.ts';
+
+export interface BrandSearch {
+  search(query: BrandSearchQuery): Promise<BrandSearchPage>;
+}

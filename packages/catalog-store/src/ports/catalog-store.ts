@@ -1,0 +1,33 @@
+import type { BrandInput } from '../model/brand.ts';
+import type { ProductInput } from '../model/product.ts';
+import type { WebChannelInput } from '../model/web-channel.ts';
+import type { AdminUserStore } from './admin-user-store.ts';
+import type { BrandSearch } from './brand-search.ts';
+import type { BrandStore } from './brand-store.ts';
+import type { ClientStore } from './client-store.ts';
+import type { ProductSearch } from './product-search.ts';
+import type { ProductStore } from './product-store.ts';
+import type { WebChannelStore } from './web-channel-store.ts';
+
+export interface CatalogueSnapshot {
+  webChannels: WebChannelInput[];
+  brands: BrandInput[];
+  products: ProductInput[];
+}
+
+/** Everything both servers need from storage, opened once per process. */
+export interface CatalogStore {
+  readonly products: ProductStore;
+  readonly brands: BrandStore;
+  readonly webChannels: WebChannelStore;
+  readonly clients: ClientStore;
+  readonly adminUsers: AdminUserStore;
+  readonly productSearch: ProductSearch;
+  readonly brandSearch: BrandSearch;
+  /**
+   * Loads the snapshot in one transaction only when the catalogue has no product yet; returns
+   * whether it did. Safe when several processes race at first start.
+   */
+  loadIfEmpty(snapshot: CatalogueSnapshot): Promise<boolean>;
+  close(): Promise<void>;
+}

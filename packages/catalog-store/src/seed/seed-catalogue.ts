@@ -1,0 +1,39 @@
+import type { CatalogStore } from '../ports/catalog-store.ts';
+import { type CatalogueSpec, DEMO_WEB_CHANNELS, generateProductBatches } from './generate-catalogue.ts';
+
+export interface SeedProgress {
+  written: number;
+  total: number;
+}
+
+export interface SeedOptions extends CatalogueSpec {
+  batchSize?: number;
+  onProgress?: (progress: SeedProgress) => void;
+}
+
+export interface SeedReport {
+  created: number;
+  updated: number;
+}
+
+async function ensureChannels(store: CatalogStore): Promise<void> {
+  for (const channel of DEMO_WEB_CHANNELS) {
+    if ((await store.webChannels.get(channel.slug)) === undefined) await store.webChannels.create(channel);
+  }
+}
+
+/**
+ * `pnpm catalog seed`: writes the generated catalogue batch by batch. Ids are derived from the
+ * seed, so running it again updates the same products instead of adding new ones.
+ */
+export async function seedCatalogue(store: CatalogStore, options: SeedOptions): Promise<SeedReport> {
+  await ensureChannels(store);
+  const report: SeedReport = { created: 0, updated: 0 };
+  for (const batch of generateProductBatches(options, options.batchSize ?? 1000)) {
+    const summary = await store.products.upsertMany(batch);
+    report.created += summary.created;
+    report.updated += summary.updated;
+    options.onProgress?.({ written: report.created + report.updated, total: options.products });
+  }
+  return report;
+}

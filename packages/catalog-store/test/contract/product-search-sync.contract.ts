@@ -1,0 +1,126 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ProductInput, ProductSearchQuery } from '../../src/index.ts';
+import { aProduct } from '../support/products.ts';
+import type { StoreFactory, StoreHandle } from '../support/store-factory.ts';
+import { walk } from './product-search.contract.ts';
+
+async function insertMany(
+  handle: StoreHandle,
+  count: number,
+  make: (i: number) => ProductInput,
+): Promise<void> {
+  for (let start = 0; start < count; start += 2000) {
+    const batch = Array.from({ length: Math.min(2000, count - start) }, (_, i) => make(start + i));
+    await handle.store.products.upsertMany(batch);
+  }
+}
+
+export function productSearchSyncContract(factory: StoreFactory): void {
+  describe('ProductSearch on a changing catalogue', () => {
+    let handle: StoreHandle;
+    beforeEach(async () => {
+      handle = await factory();
+    });
+    afterEach(async () => handle.dispose());
+
+    it('a sync walk (updatedAfter, syncToken) loses no product updated during the walk', async () => {
+      const inputs = Array.from({ length: 60 }, () => aProduct());
+      for (let i = 0; i < inputs.length; i += 10)
+        await handle.store.products.upsertMany(inputs.slice(i, i + 10));
+      const query: ProductSearchQuery = { updatedAfter: '1970-01-01T00:00:00Z', size: 7 };
+      const seen = new Map<string, string[]>();
+      const updated = new Map<string, string>();
+      let page = await handle.store.productSearch.search(query);
+      for (let round = 0; round < 100; round += 1) {
+        for (const p of page.products) seen.set(p.id, [...(seen.get(p.id) ?? []), p.name]);
+        if (page.syncToken === null) break;
+        // Update one product already served and one not yet served, as a live catalogue would.
+        const served = inputs.filter((p) => seen.has(p.id as string));
+        const pending = inputs.filter((p) => !seen.has(p.id as string));
+        for (const victim of [served[round % served.length], pending[pending.length - 1 - (round % 3)]]) {
+          if (victim === undefined) continue;
+          const name = `updated in round ${round}`;
+          await handle.store.products.replace(victim.id as string, { ...victim, name });
+          updated.set(victim.id as string, name);
+        }
+        page = await handle.store.productSearch.search({ ...query, syncToken: page.syncToken });
+      }
+      expect(new Set(seen.keys())).toEqual(new Set(inputs.map((p) => p.id)));
+      // The last update of every product was itself served: updated rows move ahead of the cursor.
+      const missedUpdates = [...updated].filter(([id, name]) => !seen.get(id)?.includes(name));
+      expect(updated.size).toBeGreaterThan(10);
+      expect(missedUpdates).toEqual([]);
+    });
+
+    it('whole-catalogue aggregations follow creates, archives, edits and brand renames', async () => {
+      const a = await handle.store.products.create(
+        aProduct({ brandName: 'Alpha', category: 'Pumps', stockType: 'Stocked' }),
+      );
+      await handle.store.products.create(
+        aProduct({ brandName: 'Alpha', category: 'Pumps', stockType: 'Stocked' }),
+      );
+      const c = await handle.store.products.create(aProduct({ brandName: 'Beta', category: 'Pipes' }));
+      await handle.store.products.archive(c.id);
+      await handle.store.products.replace(a.id, {
+        ...aProduct({ id: a.id }),
+        brandName: 'Alpha',
+        category: 'Valves',
+      });
+      const alpha = await handle.store.brands.getBySlug('alpha');
+      await handle.store.brands.update(alpha?.id as string, { name: 'Alpha Renamed' });
+      const live = await handle.store.productSearch.search({ includeAggregations: true });
+      expect(live.aggregations).toEqual({
+        brandName: { 'Alpha Renamed': 2 },
+        category: { Pumps: 1, Valves: 1 },
+        department: {},
+        stockType: { Stocked: 1 },
+      });
+      const withArchived = await handle.store.productSearch.search({
+        includeAggregations: true,
+        includeArchived: true,
+      });
+      expect(withArchived.aggregations?.brandName).toEqual({ 'Alpha Renamed': 2, Beta: 1 });
+    });
+
+    it('a quiet keyset walk serves each product exactly once', async () => {
+      await insertMany(handle, 250, () => aProduct());
+      const served = await walk(handle.store, { updatedAfter: '1970-01-01T00:00:00Z' }, 9);
+      expect(served).toHaveLength(250);
+      expect(new Set(served).size).toBe(250);
+    });
+
+    it('reports an exact total of 10,000 and a capped lower bound at 10,001, and syncToken paging goes past it', async () => {
+      await insertMany(handle, 10_001, (i) =>
+        aProduct({ brandName: 'Bulk', archived: i === 0, name: `bulk item ${i}` }),
+      );
+      const exact = await handle.store.productSearch.search({ brandName: 'Bulk', size: 1 });
+      expect(exact).toMatchObject({ total: 10_000, totalIsLowerBound: false });
+      const capped = await handle.store.productSearch.search({
+        brandName: 'Bulk',
+        includeArchived: true,
+        size: 1,
+      });
+      expect(capped).toMatchObject({ total: 10_000, totalIsLowerBound: true });
+      const text = await handle.store.productSearch.search({ q: 'bulk', includeArchived: true, size: 1 });
+      expect(text).toMatchObject({ total: 10_000, totalIsLowerBound: true });
+      const textExact = await handle.store.productSearch.search({ q: 'bulk item', size: 1 });
+      expect(textExact).toMatchObject({ total: 10_000, totalIsLowerBound: false });
+
+      const served = await walk(
+        handle.store,
+        { brandName: 'Bulk', includeArchived: true, sort: 'name', order: 'asc' },
+        100,
+      );
+      expect(served).toHaveLength(10_001);
+      expect(new Set(served).size).toBe(10_001);
+      const relevance = await walk(handle.store, { q: 'bulk', includeArchived: true }, 100);
+      expect(new Set(relevance).size).toBe(10_001);
+      const sortedText = await walk(
+        handle.store,
+        { q: 'bulk', sort: 'code', order: 'desc', includeArchived: true },
+        100,
+      );
+      expect(new Set(sortedText).size).toBe(10_001);
+    });
+  });
+}

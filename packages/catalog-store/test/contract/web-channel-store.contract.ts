@@ -1,0 +1,32 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ValidationError } from '../../src/index.ts';
+import type { StoreFactory, StoreHandle } from '../support/store-factory.ts';
+
+export function webChannelStoreContract(factory: StoreFactory): void {
+  describe('WebChannelStore', () => {
+    let handle: StoreHandle;
+    beforeEach(async () => {
+      handle = await factory();
+    });
+    afterEach(async () => handle.dispose());
+
+    it('registers kebab-case slugs once each', async () => {
+      await handle.store.webChannels.create({ slug: 'main-site', name: 'Main site' });
+      await expect(handle.store.webChannels.create({ slug: 'main-site' })).rejects.toBeInstanceOf(
+        ValidationError,
+      );
+      await expect(handle.store.webChannels.create({ slug: 'Main_Site' })).rejects.toBeInstanceOf(
+        ValidationError,
+      );
+      expect((await handle.store.webChannels.list()).map((c) => c.slug)).toEqual(['main-site']);
+    });
+
+    it('renames a channel without changing its slug', async () => {
+      await handle.store.webChannels.create({ slug: 'outlet' });
+      expect(await handle.store.webChannels.rename('outlet', 'Outlet store')).toMatchObject({
+        slug: 'outlet',
+        name: 'Outlet store',
+      });
+    });
+  });
+}

@@ -1,0 +1,81 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { importProducts } from '../../src/index.ts';
+import { aProduct } from '../support/products.ts';
+import { type SqliteStoreHandle, sqliteStore } from '../support/sqlite-factory.ts';
+
+function ndjson(handle: SqliteStoreHandle, lines: unknown[]): string {
+  const path = join(handle.dir, 'import.ndjson');
+  writeFileSync(
+    path,
+    `${lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n')}\n`,
+  );
+  return path;
+}
+
+describe('importProducts', () => {
+  let handle: SqliteStoreHandle;
+  beforeEach(async () => {
+    handle = await sqliteStore();
+    await handle.store.webChannels.create({ slug: 'main-site' });
+  });
+  afterEach(async () => handle.dispose());
+
+  it('imports admin-model records in batches and upserts them by id', async () => {
+    const records = Array.from({ length: 25 }, (_, i) =>
+      aProduct({ brandName: 'Imported', webVisibility: { 'main-site': i % 2 === 0 } }),
+    );
+    const path = ndjson(handle, [...records.slice(0, 10), '', ...records.slice(10)]);
+    const progress: number[] = [];
+    const report = await importProducts(handle.store, path, {
+      batchSize: 10,
+      onProgress: (p) => p.phase === 'write' && progress.push(p.records),
+    });
+    expect(report).toMatchObject({ records: 25, created: 25, updated: 0, problems: [], problemCount: 0 });
+    expect(progress).toEqual([10, 20, 25]);
+    const again = await importProducts(handle.store, path, { batchSize: 10 });
+    expect(again).toMatchObject({ created: 0, updated: 25 });
+    expect(await handle.store.products.count()).toBe(25);
+  });
+
+  it('reports every invalid line with field and reason, and then writes nothing', async () => {
+    const path = ndjson(handle, [
+      aProduct(),
+      '{"productCode": "A1", "name": ',
+      { ...aProduct(), price: 'cheap' },
+      aProduct(),
+      { ...aProduct(), webVisibility: { 'no-such-channel': true } },
+      { ...aProduct(), relatedProducts: [{ productId: 'nope', relationType: 'sibling', qty: 1 }] },
+      { productCode: 'X', name: 'Y', secretField: 1 },
+    ]);
+    const report = await importProducts(handle.store, path);
+    expect(report.problems.map((p) => [p.line, p.field])).toEqual([
+      [2, '(line)'],
+      [3, 'price'],
+      [5, 'webVisibility.no-such-channel'],
+      [6, 'relatedProducts.0.productId'],
+      [6, 'relatedProducts.0.relationType'],
+      [7, 'secretField'],
+    ]);
+    expect(report.problems.every((p) => p.reason.length > 0)).toBe(true);
+    expect(await handle.store.products.count()).toBe(0);
+  });
+
+  it('a batch that fails to write leaves none of its records, keeps the batches before it, and stops', async () => {
+    await handle.store.brands.create({ name: 'Taken', slug: 'taken' });
+    const records = [
+      aProduct(),
+      aProduct(),
+      aProduct(),
+      { ...aProduct(), brandName: 'Other', brandSlug: 'other' },
+    ];
+    records.push({ ...aProduct(), brandName: 'Taken', brandSlug: 'not-taken' }, aProduct());
+    const path = ndjson(handle, records);
+    const report = await importProducts(handle.store, path, { batchSize: 3 });
+    expect(report.failedBatch).toMatchObject({ firstLine: 4, lastLine: 6 });
+    expect(report.created).toBe(3);
+    expect(await handle.store.products.count()).toBe(3);
+    expect(await handle.store.brands.getBySlug('other')).toBeUndefined();
+  });
+});

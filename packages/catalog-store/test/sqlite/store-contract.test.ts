@@ -1,0 +1,12 @@
+import { adminUserStoreContract } from '../contract/admin-user-store.contract.ts';
+import { brandStoreContract } from '../contract/brand-store.contract.ts';
+import { clientStoreContract } from '../contract/client-store.contract.ts';
+import { productStoreContract } from '../contract/product-store.contract.ts';
+import { webChannelStoreContract } from '../contract/web-channel-store.contract.ts';
+import { sqliteStore } from '../support/sqlite-factory.ts';
+
+productStoreContract(() => sqliteStore());
+brandStoreContract(() => sqliteStore());
+webChannelStoreContract(() => sqliteStore());
+clientStoreContract(() => sqliteStore());
+adminUserStoreContract(() => sqliteStore());

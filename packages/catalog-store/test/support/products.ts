@@ -1,0 +1,19 @@
+import { randomUUID } from 'node:crypto';
+import type { ProductInput } from '../../src/index.ts';
+
+let counter = 0;
+
+/** A minimal valid product; every call gets a distinct code. */
+export function aProduct(overrides: Partial<ProductInput> = {}): ProductInput {
+  counter += 1;
+  return {
+    id: randomUUID(),
+    productCode: `T-${String(counter).padStart(6, '0')}`,
+    name: `Test product ${counter}`,
+    ...overrides,
+  };
+}
+
+export function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
