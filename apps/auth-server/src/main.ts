@@ -1,5 +1,5 @@
 import { exitOnStartupError, startHttpService } from '@catalog/server-runtime';
-import { createApp } from './app.ts';
+import { buildAuthServer } from './auth-server.ts';
 import { loadAuthServerConfig } from './config/config.ts';
 
 try {
@@ -8,7 +8,15 @@ try {
     service: 'auth-server',
     settings: config,
     portVariable: 'AUTH_SERVER_PORT',
-    build: (logger) => ({ handler: createApp({ config, logger }).callback() }),
+    build: async (logger) => {
+      const server = await buildAuthServer({ config, logger });
+      return {
+        handler: server.handler,
+        close: () => server.close(),
+        // The issuer is the public URL, which names the real port only once the server listens.
+        ready: (url) => server.start(url),
+      };
+    },
   });
 } catch (error) {
   exitOnStartupError(error);

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { describeServiceProcess } from '@catalog/server-runtime/testing';
+import { describeServiceProcess } from '@catalog/server-runtime/process-suite';
 
 describeServiceProcess({
   service: 'auth-server',

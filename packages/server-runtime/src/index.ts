@@ -1,3 +1,4 @@
+export * from './client-secrets/index.ts';
 export {
   booleanFlag,
   type CommonServerEnv,

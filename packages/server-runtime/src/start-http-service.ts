@@ -20,6 +20,8 @@ export interface ServiceParts {
   readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
   /** Releases what the service holds (database handles, timers) after the last request. */
   readonly close?: () => Promise<void>;
+  /** Runs once the URL is known (the port may be 0), before the service announces that it listens. */
+  readonly ready?: (url: string) => void;
 }
 
 export interface StartedService {
@@ -57,6 +59,7 @@ export async function startHttpService(options: {
       await parts.close?.();
     });
     const url = settings.publicUrl ?? `https://localhost:${server.port}${settings.basePath}`;
+    parts.ready?.(url);
     logger.info(
       { url, port: server.port, transport: settings.transport.mode, caFile: tls?.caFile },
       'listening',

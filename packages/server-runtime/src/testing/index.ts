@@ -1,5 +1,4 @@
-// Test helpers for the servers' own suites; not used at run time.
-export { describeServiceProcess } from './service-process-suite.ts';
+// Helpers that start and call the real servers, for tests and benchmarks; not used at run time.
 export {
   type RawReply,
   rawRequest,

@@ -46,22 +46,34 @@ export async function runToExit(options: SpawnOptions): Promise<{ code: number |
 export async function spawnService(options: SpawnOptions): Promise<SpawnedService> {
   const child = runEntry(options);
   let output = '';
+  let announced = false;
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
   const listening = new Promise<{ port: number; url: string }>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`no "listening" line within the time limit:\n${output}`)),
       options.timeoutMs ?? 20_000,
     );
-    const onLine = (chunk: Buffer) => {
-      output += chunk.toString();
-      for (const line of output.split('\n')) {
-        if (!line.includes('"msg":"listening"')) continue;
-        const entry = JSON.parse(line) as { port: number; url: string };
-        clearTimeout(timer);
-        resolve({ port: entry.port, url: entry.url });
-      }
+    // Scan only the new lines, and only until the announcement: busy servers log a lot afterwards.
+    let scanned = 0;
+    const scan = () => {
+      const end = output.lastIndexOf('\n');
+      if (announced || end < scanned) return;
+      const lines = output.slice(scanned, end).split('\n');
+      scanned = end + 1;
+      const line = lines.find((candidate) => candidate.includes('"msg":"listening"'));
+      if (line === undefined) return;
+      announced = true;
+      clearTimeout(timer);
+      const entry = JSON.parse(line) as { port: number; url: string };
+      resolve({ port: entry.port, url: entry.url });
     };
-    child.stdout?.on('data', onLine);
-    child.stderr?.on('data', onLine);
+    child.stdout?.on('data', scan);
+    child.stderr?.on('data', scan);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`exited with ${code} before listening:\n${output}`));

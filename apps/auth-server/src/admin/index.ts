@@ -1,0 +1,25 @@
+// What the operator CLI (`pnpm admin …`) needs from the token server.
+
+export {
+  AdminOperationError,
+  AdminUserNotFoundError,
+  SignInError,
+  WeakPasswordError,
+} from '../errors/admin-errors.ts';
+export {
+  type RotationReport,
+  RotationTooEarlyError,
+  rotateSigningKeys,
+} from '../keys/rotate-signing-keys.ts';
+export { SigningKeyFileError } from '../keys/signing-key-file.ts';
+export { ADMIN_CLI_REDIRECT_URI, ADMIN_CLIENT_ID } from '../oidc/admin-client.ts';
+export { API_AUDIENCE, API_SCOPE_PREFIX } from '../oidc/api-resource.ts';
+export { OIDC_ROUTES } from '../oidc/routes.ts';
+export {
+  type AdminUserSummary,
+  createAdminUser,
+  disableAdminUser,
+  listAdminUsers,
+  MIN_PASSWORD_LENGTH,
+} from './admin-users.ts';
+export { obtainAdminIdToken } from './obtain-admin-id-token.ts';

@@ -1,0 +1,98 @@
+import { generateSigningKey } from './generate-signing-key.ts';
+import { RETIRED_KEY_RETENTION_SECONDS, STAGED_KEY_MIN_PUBLISH_SECONDS } from './key-retention.ts';
+import { isPastRetention } from './published-keys.ts';
+import { readSigningKeySet, replaceSigningKeySet, SigningKeyFileError } from './signing-key-file.ts';
+import { type SigningKey, type SigningKeySet, signingKeysFile } from './signing-key-set.ts';
+
+/** Step 2 was asked for before every JWKS cache could have seen the staged key. */
+export class RotationTooEarlyError extends Error {
+  readonly waitSeconds: number;
+  constructor(kid: string, waitSeconds: number) {
+    super(
+      `key ${kid} was staged less than ${STAGED_KEY_MIN_PUBLISH_SECONDS} s ago; run the rotation again in ${waitSeconds} s (or pass --force when no resource server caches the JWKS)`,
+    );
+    this.name = 'RotationTooEarlyError';
+    this.waitSeconds = waitSeconds;
+  }
+}
+
+export type RotationReport =
+  | {
+      readonly step: 'staged';
+      readonly stagedKid: string;
+      readonly promoteAfter: string;
+      readonly pruned: string[];
+    }
+  | {
+      readonly step: 'promoted';
+      readonly activeKid: string;
+      readonly retiredKid: string;
+      readonly retiredUntil: string;
+      readonly pruned: string[];
+    };
+
+const withoutExpired = (keys: SigningKey[], now: Date) => keys.filter((key) => !isPastRetention(key, now));
+
+function stage(set: SigningKeySet, staged: SigningKey, now: Date): [SigningKeySet, RotationReport] {
+  const keys = withoutExpired(set.keys, now);
+  const promoteAfter = new Date(now.getTime() + STAGED_KEY_MIN_PUBLISH_SECONDS * 1000).toISOString();
+  const pruned = set.keys.filter((key) => !keys.includes(key)).map((key) => key.kid);
+  return [
+    { format: 1, keys: [...keys, staged] },
+    { step: 'staged', stagedKid: staged.kid, promoteAfter, pruned },
+  ];
+}
+
+function promote(set: SigningKeySet, staged: SigningKey, now: Date): [SigningKeySet, RotationReport] {
+  const at = now.toISOString();
+  const previous = set.keys.find((key) => key.status === 'active');
+  if (previous === undefined) throw new Error('no active key');
+  const keys = withoutExpired(set.keys, now).map((key): SigningKey => {
+    if (key === staged) return { ...key, status: 'active', activatedAt: at };
+    if (key === previous) return { ...key, status: 'retired', retiredAt: at };
+    return key;
+  });
+  const pruned = set.keys.filter((key) => isPastRetention(key, now)).map((key) => key.kid);
+  const retiredUntil = new Date(now.getTime() + RETIRED_KEY_RETENTION_SECONDS * 1000);
+  return [
+    { format: 1, keys },
+    {
+      step: 'promoted',
+      activeKid: staged.kid,
+      retiredKid: previous.kid,
+      retiredUntil: retiredUntil.toISOString(),
+      pruned,
+    },
+  ];
+}
+
+/**
+ * The two-step rotation, one step per call. Step 1 stages a new key: published at once, not
+ * signing. Step 2, once every JWKS cache has had time to see it, makes it the signing key and
+ * retires the old one, which stays published until the tokens it signed have expired. Either step
+ * drops retired keys past that period. The running server reloads the file by itself.
+ */
+export async function rotateSigningKeys(options: {
+  readonly dataDir: string;
+  readonly now?: Date;
+  readonly force?: boolean;
+}): Promise<RotationReport> {
+  const now = options.now ?? new Date();
+  const file = signingKeysFile(options.dataDir);
+  const set = await readSigningKeySet(file);
+  if (set === undefined)
+    throw new SigningKeyFileError(file, 'does not exist yet; start the token server once first');
+  const staged = set.keys.find((key) => key.status === 'staged');
+  let next: [SigningKeySet, RotationReport];
+  if (staged === undefined) {
+    next = stage(set, await generateSigningKey('staged', now), now);
+  } else {
+    const publishedFor = (now.getTime() - Date.parse(staged.createdAt)) / 1000;
+    if (publishedFor < STAGED_KEY_MIN_PUBLISH_SECONDS && options.force !== true) {
+      throw new RotationTooEarlyError(staged.kid, Math.ceil(STAGED_KEY_MIN_PUBLISH_SECONDS - publishedFor));
+    }
+    next = promote(set, staged, now);
+  }
+  await replaceSigningKeySet(file, next[0]);
+  return next[1];
+}

@@ -1,0 +1,120 @@
+import Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import { authenticateAdmin } from '../accounts/authenticate-admin.ts';
+import type { ProviderHolder } from '../oidc/provider-holder.ts';
+import { INTERACTION_PATH } from '../oidc/routes.ts';
+import type { AdminAccounts } from '../ports/admin-accounts.ts';
+import type { LoginAttempts } from '../ports/login-attempts.ts';
+import { csrfToken, isValidCsrfToken } from './csrf-token.ts';
+import { finishSignIn } from './finish-sign-in.ts';
+import { PAGE_HEADERS } from './html.ts';
+import { expiredPage, loginPage } from './login-page.ts';
+import { FormBodyError, readForm } from './read-form.ts';
+
+export interface InteractionRoutesInput {
+  readonly basePath: string;
+  readonly holder: ProviderHolder;
+  readonly accounts: AdminAccounts;
+  readonly attempts: LoginAttempts;
+  readonly csrfKey: Uint8Array;
+}
+
+const INVALID_CREDENTIALS = 'Invalid email or password.';
+const LOCKED = 'Too many failed sign-in attempts. Wait 15 minutes and try again.';
+
+function html(ctx: Context, status: number, body: string) {
+  ctx.set(PAGE_HEADERS);
+  ctx.status = status;
+  ctx.type = 'html';
+  ctx.body = body;
+}
+
+/** A cross-site form post carries a foreign Origin; browsers send it on every POST. */
+function sameOrigin(ctx: Context): boolean {
+  const origin = ctx.get('Origin');
+  return origin === '' || origin === `${ctx.protocol}://${ctx.host}`;
+}
+
+/**
+ * The sign-in page of the authorization-code flow (GET shows the form, POST checks it), the only
+ * interaction this provider has. Failures show one generic message; a wrong CSRF token or a stale
+ * interaction shows the expired page.
+ */
+export function interactionRoutes(input: InteractionRoutesInput): Middleware {
+  const router = new Router({ prefix: `${input.basePath}${INTERACTION_PATH}` });
+  const loginAction = (uid: string) => `${input.basePath}${INTERACTION_PATH}/${uid}/login`;
+
+  const interactionOf = async (ctx: Context) => {
+    const { provider } = await input.holder.current();
+    try {
+      return { provider, interaction: await provider.interactionDetails(ctx.req, ctx.res) };
+    } catch {
+      html(ctx, 400, expiredPage());
+      return undefined;
+    }
+  };
+
+  router.get('/:uid', async (ctx) => {
+    const found = await interactionOf(ctx);
+    if (found === undefined) return;
+    const { provider, interaction } = found;
+    if (interaction.uid !== ctx.params.uid) return html(ctx, 400, expiredPage());
+    const accountId = interaction.session?.accountId;
+    if (interaction.prompt.name !== 'login' && accountId !== undefined) {
+      ctx.respond = false;
+      return finishSignIn({ provider, interaction, accountId, login: false, req: ctx.req, res: ctx.res });
+    }
+    html(
+      ctx,
+      200,
+      loginPage({ action: loginAction(interaction.uid), csrf: csrfToken(input.csrfKey, interaction.uid) }),
+    );
+  });
+
+  router.post('/:uid/login', async (ctx) => {
+    let form: URLSearchParams;
+    try {
+      form = await readForm(ctx);
+    } catch (error) {
+      if (error instanceof FormBodyError) return html(ctx, error.status, expiredPage());
+      throw error;
+    }
+    const uid = ctx.params.uid ?? '';
+    if (!sameOrigin(ctx) || !isValidCsrfToken(input.csrfKey, uid, form.get('csrf') ?? '')) {
+      return html(ctx, 403, expiredPage());
+    }
+    const found = await interactionOf(ctx);
+    if (found === undefined) return;
+    const { provider, interaction } = found;
+    if (interaction.uid !== uid) return html(ctx, 400, expiredPage());
+    const email = form.get('email') ?? '';
+    const result = await authenticateAdmin({
+      accounts: input.accounts,
+      attempts: input.attempts,
+      email,
+      password: form.get('password') ?? '',
+      now: new Date(),
+    });
+    if (!result.ok) {
+      const locked = result.reason === 'locked';
+      const page = loginPage({
+        action: loginAction(uid),
+        csrf: csrfToken(input.csrfKey, uid),
+        email,
+        error: locked ? LOCKED : INVALID_CREDENTIALS,
+      });
+      return html(ctx, locked ? 429 : 401, page);
+    }
+    ctx.respond = false;
+    await finishSignIn({
+      provider,
+      interaction,
+      accountId: result.account.id,
+      login: true,
+      req: ctx.req,
+      res: ctx.res,
+    });
+  });
+
+  return router.routes() as Middleware;
+}

@@ -1,0 +1,37 @@
+import { verifyClientSecret } from '@catalog/server-runtime';
+import Provider from 'oidc-provider';
+import type { Logger } from 'pino';
+import type { IssuableClients } from '../ports/issuable-clients.ts';
+import { type ProviderConfigurationInput, providerConfiguration } from './provider-configuration.ts';
+import { recordTokenExchange } from './record-token-exchange.ts';
+import { OIDC_ROUTES } from './routes.ts';
+import { tokenEndpointErrors } from './token-endpoint-errors.ts';
+
+export interface CreateProviderInput extends ProviderConfigurationInput {
+  readonly issuer: string;
+  readonly pepper: Uint8Array;
+  readonly clients: IssuableClients;
+  readonly logger: Logger;
+  /** Behind a TLS-terminating proxy the protocol comes from X-Forwarded-Proto. */
+  readonly proxy: boolean;
+}
+
+/** One provider instance for the current signing keys; rebuilt when the keys change. */
+export function createProvider(input: CreateProviderInput): Provider {
+  const provider = new Provider(input.issuer, providerConfiguration(input));
+  provider.proxy = input.proxy;
+  // The stored client_secret is a peppered HMAC: compare the presented secret's HMAC in constant time.
+  const pepper = input.pepper;
+  provider.Client.prototype.compareClientSecret = function compareClientSecret(
+    this: { clientSecret?: string },
+    actual,
+  ) {
+    return verifyClientSecret(actual, this.clientSecret ?? '', pepper);
+  };
+  provider.use(tokenEndpointErrors(OIDC_ROUTES.token));
+  provider.use(recordTokenExchange(OIDC_ROUTES.token, input.clients, input.logger));
+  provider.on('server_error', (_ctx, error) =>
+    input.logger.error({ err: error }, 'oidc-provider server error'),
+  );
+  return provider;
+}

@@ -1,0 +1,52 @@
+import { createAdminUser, disableAdminUser, listAdminUsers } from '@catalog/auth-server/admin';
+import { openCatalog } from '../../open-catalog.ts';
+import type { Output } from '../../output.ts';
+import type { AdminEnv } from '../config/admin-env.ts';
+import { readPassword } from '../read-password.ts';
+
+export async function runUsersAdd(env: AdminEnv, input: { email: string; groups: string[] }, output: Output) {
+  const password = await readPassword(env.password);
+  const store = openCatalog(env.dataDir);
+  try {
+    const user = await createAdminUser({
+      users: store.adminUsers,
+      email: input.email,
+      password,
+      groups: input.groups,
+    });
+    output.err(`created administrator ${user.email} (groups: ${user.groups.join(', ') || 'none'})`);
+    output.out(user.id);
+  } finally {
+    await store.close();
+  }
+}
+
+export async function runUsersList(env: AdminEnv, input: { json: boolean }, output: Output) {
+  const store = openCatalog(env.dataDir);
+  try {
+    const users = await listAdminUsers(store.adminUsers);
+    if (input.json) return output.out(JSON.stringify(users, null, 2));
+    for (const user of users) {
+      output.out(
+        [
+          user.email,
+          user.groups.join(',') || '-',
+          user.disabled ? 'disabled' : 'active',
+          user.createdAt,
+        ].join('\t'),
+      );
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+export async function runUsersDisable(env: AdminEnv, input: { email: string }, output: Output) {
+  const store = openCatalog(env.dataDir);
+  try {
+    const user = await disableAdminUser({ users: store.adminUsers, email: input.email });
+    output.err(`disabled ${user.email}: no new sign-in; ID tokens already issued expire within the hour`);
+  } finally {
+    await store.close();
+  }
+}
