@@ -1,26 +1,67 @@
 import { healthCheck, requestContext, requireForwardedHttps } from '@catalog/server-runtime';
+import type { CatalogStore } from '@catalog/store';
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
+import type { TokenVerifier } from './auth/token-verifier.ts';
 import type { CatalogApiConfig } from './config/config.ts';
 import type { AppState } from './http/app-state.ts';
+import { authenticate } from './http/authenticate.ts';
+import { checkClientStatus } from './http/check-client-status.ts';
 import { errorBody } from './http/error-body.ts';
+import { jsonBody } from './http/json-body.ts';
+import { rateLimits } from './http/rate-limits.ts';
+import { adminCatalogueRoutes } from './routes/admin-catalogue.ts';
+import { apiDocsRoutes } from './routes/api-docs.ts';
+import { catalogBrandRoutes } from './routes/catalog-brands.ts';
+import { catalogProductRoutes } from './routes/catalog-products.ts';
+import { m2mClientRoutes } from './routes/m2m-clients.ts';
+import type { RouteDeps } from './routes/route-deps.ts';
+import { webAppClientRoutes } from './routes/web-app-clients.ts';
+import type { UsageCounter } from './usage/usage-counter.ts';
 
 export interface CatalogApiDeps {
   readonly config: CatalogApiConfig;
   readonly logger: Logger;
+  readonly store: CatalogStore;
+  readonly verifier: TokenVerifier;
+  readonly usage: UsageCounter;
+  /** The pepper that keys client-secret hashes (shared with the token server). */
+  readonly secretPepper: Uint8Array;
+  readonly now?: () => Date;
 }
 
 /** Builds the catalog API without listening, so tests and main.ts start it the same way. */
-export function createApp({ config, logger }: CatalogApiDeps): Koa<AppState> {
+export function createApp(deps: CatalogApiDeps): Koa<AppState> {
+  const { config, logger, store } = deps;
   const app = new Koa<AppState>({ proxy: config.transport.mode === 'behind-proxy' });
-  const router = new Router<AppState>({ prefix: config.basePath });
   const healthPath = `${config.basePath}/health`;
 
   app.use(requestContext(logger));
   if (config.transport.mode === 'behind-proxy') app.use(requireForwardedHttps(healthPath));
   app.use(errorBody());
   app.use(healthCheck(healthPath, 'catalog-api'));
+  app.use(rateLimits(config.rateLimits, healthPath));
+  app.use(jsonBody());
+
+  const router = new Router<AppState>({ prefix: config.basePath });
+  const routeDeps: RouteDeps = {
+    store,
+    config,
+    secretPepper: deps.secretPepper,
+    now: deps.now ?? (() => new Date()),
+    guards: {
+      authenticate: authenticate(deps.verifier),
+      checkClientStatus: checkClientStatus(store.clients, deps.usage),
+    },
+  };
+  // Fixed paths first: /brands/overview must not be taken for GET /brands/{id}.
+  adminCatalogueRoutes(router, routeDeps);
+  catalogProductRoutes(router, routeDeps);
+  catalogBrandRoutes(router, routeDeps);
+  m2mClientRoutes(router, routeDeps);
+  webAppClientRoutes(router, routeDeps);
+  apiDocsRoutes(router, routeDeps);
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

@@ -1,6 +1,9 @@
-import { exitOnStartupError, startHttpService } from '@catalog/server-runtime';
+import { exitOnStartupError, loadClientSecretPepper, startHttpService } from '@catalog/server-runtime';
+import { catalogDatabasePath, ensureDemoCatalogue, openSqliteCatalogStore } from '@catalog/store';
 import { createApp } from './app.ts';
+import { createTokenVerifier } from './auth/token-verifier.ts';
 import { loadCatalogApiConfig } from './config/config.ts';
+import { UsageCounter } from './usage/usage-counter.ts';
 
 try {
   const config = loadCatalogApiConfig();
@@ -8,7 +11,36 @@ try {
     service: 'catalog-api',
     settings: config,
     portVariable: 'CATALOG_API_PORT',
-    build: (logger) => ({ handler: createApp({ config, logger }).callback() }),
+    build: async (logger) => {
+      const store = openSqliteCatalogStore({
+        databasePath: catalogDatabasePath(config.dataDir),
+        searchTimeoutMs: config.searchTimeoutMs,
+      });
+      if (config.demoCatalogueProducts > 0) {
+        const seeded = await ensureDemoCatalogue(store, { products: config.demoCatalogueProducts });
+        if (seeded) logger.info({ products: config.demoCatalogueProducts }, 'demo catalogue generated');
+      }
+      const usage = new UsageCounter(store.clients, logger);
+      usage.start(config.usageFlushMs);
+      const app = createApp({
+        config,
+        logger,
+        store,
+        usage,
+        verifier: createTokenVerifier(config.tokens),
+        secretPepper: await loadClientSecretPepper({
+          dataDir: config.dataDir,
+          override: config.clientSecretPepper,
+        }),
+      });
+      return {
+        handler: app.callback(),
+        close: async () => {
+          await usage.stop();
+          await store.close();
+        },
+      };
+    },
   });
 } catch (error) {
   exitOnStartupError(error);

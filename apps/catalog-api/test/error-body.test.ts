@@ -13,7 +13,6 @@ import { rawRequest } from '@catalog/server-runtime/testing';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../src/app.ts';
 import type { AppState } from '../src/http/app-state.ts';
 import { errorBody } from '../src/http/error-body.ts';
 
@@ -45,32 +44,6 @@ afterAll(async () => {
 });
 
 describe('error body (spec 7.2)', () => {
-  it('answers an unknown route with 404, error NOT_FOUND, a message and the requestId also sent as a header', async () => {
-    const base = await serve(
-      createApp({
-        config: {
-          dataDir,
-          host: '127.0.0.1',
-          port: 0,
-          basePath: '',
-          logLevel: 'silent',
-          transport: { mode: 'local-ca', dataDir },
-          publicUrl: undefined,
-        },
-        logger,
-      }),
-    );
-    const reply = await rawRequest(`${base}/no/such/route`, { ca });
-    expect(reply.status).toBe(404);
-    const body = JSON.parse(reply.body);
-    expect(body).toEqual({
-      message: 'Not Found',
-      error: 'NOT_FOUND',
-      requestId: reply.headers['x-request-id'],
-    });
-    expect(body).not.toHaveProperty('data');
-  });
-
   describe('with routes that fail', () => {
     let base: string;
     beforeAll(async () => {

@@ -1,19 +1,94 @@
-import { loadServiceSettings, type ServiceSettingsWithData } from '@catalog/server-runtime';
+import { join } from 'node:path';
+import {
+  clientSecretPepperEnv,
+  httpsUrl,
+  loadServiceSettings,
+  portSchema,
+  type ServiceSettingsWithData,
+} from '@catalog/server-runtime';
 import { z } from 'zod';
 
-export type CatalogApiConfig = ServiceSettingsWithData;
+const nonNegativeInt = (fallback: number) =>
+  z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(0, 'must be 0 (off) or more')
+    .default(fallback);
 
-const catalogApiOwnEnv = z.object({});
+const catalogApiOwnEnv = clientSecretPepperEnv.extend({
+  AUTH_SERVER_PORT: portSchema('AUTH_SERVER_PORT', 4000),
+  PUBLIC_AUTH_URL: httpsUrl.optional(),
+  AUTH_JWKS_URL: httpsUrl.optional(),
+  AUTH_CA_FILE: z.string().min(1).optional(),
+  RATE_LIMIT_RPS: nonNegativeInt(50),
+  RATE_LIMIT_BURST: nonNegativeInt(100),
+  RATE_LIMIT_IP_PER_5MIN: nonNegativeInt(1000),
+  USAGE_FLUSH_MS: nonNegativeInt(5000),
+  DEMO_CATALOGUE_PRODUCTS: nonNegativeInt(5000),
+  SEARCH_TIMEOUT_MS: z.coerce.number().int().min(100, 'must be at least 100 (ms)').default(5000),
+});
+
+export interface RateLimitConfig {
+  /** Sustained requests per second shared by all callers; 0 turns the gateway throttle off. */
+  readonly rps: number;
+  /** Requests allowed in a burst above the sustained rate. */
+  readonly burst: number;
+  /** Requests per source IP in a 5-minute window; 0 turns the per-IP limit off. */
+  readonly ipPer5Min: number;
+}
+
+export interface TokenTrustConfig {
+  /** `iss` of every token the token server signs. */
+  readonly issuer: string;
+  /** Where the token server publishes its public keys. */
+  readonly jwksUrl: string;
+  /** CA certificate that vouches for the token server (the local CA by default); system CAs otherwise. */
+  readonly caFile: string | undefined;
+  /** The token endpoint integrators use, quoted in the client-creation response. */
+  readonly tokenEndpoint: string;
+}
+
+export interface CatalogApiConfig extends ServiceSettingsWithData {
+  readonly tokens: TokenTrustConfig;
+  readonly rateLimits: RateLimitConfig;
+  readonly clientSecretPepper: string | undefined;
+  /** How often batched usage counts are written to the store. */
+  readonly usageFlushMs: number;
+  /** Products generated into an empty catalogue at first start; 0 starts empty. */
+  readonly demoCatalogueProducts: number;
+  /** Time budget of one search; past it the caller gets 504 SEARCH_TIMEOUT. */
+  readonly searchTimeoutMs: number;
+}
 
 /** Reads the catalog API's configuration from the environment once, at start-up. */
 export function loadCatalogApiConfig(
   env: Record<string, string | undefined> = process.env,
 ): CatalogApiConfig {
-  const { settings } = loadServiceSettings(
+  const { settings, extra } = loadServiceSettings(
     'catalog-api',
     { portVariable: 'CATALOG_API_PORT', defaultPort: 3000, publicUrlVariable: 'PUBLIC_CATALOG_URL' },
     env,
     catalogApiOwnEnv,
   );
-  return settings;
+  const issuer = extra.PUBLIC_AUTH_URL ?? `https://localhost:${extra.AUTH_SERVER_PORT}${settings.basePath}`;
+  const localCa =
+    settings.transport.mode === 'local-ca' ? join(settings.dataDir, 'tls', 'ca.pem') : undefined;
+  return Object.freeze({
+    ...settings,
+    tokens: Object.freeze({
+      issuer,
+      jwksUrl: extra.AUTH_JWKS_URL ?? `${issuer}/.well-known/jwks.json`,
+      caFile: extra.AUTH_CA_FILE ?? localCa,
+      tokenEndpoint: `${issuer}/oauth2/token`,
+    }),
+    rateLimits: Object.freeze({
+      rps: extra.RATE_LIMIT_RPS,
+      burst: extra.RATE_LIMIT_BURST,
+      ipPer5Min: extra.RATE_LIMIT_IP_PER_5MIN,
+    }),
+    clientSecretPepper: extra.CLIENT_SECRET_PEPPER,
+    usageFlushMs: extra.USAGE_FLUSH_MS,
+    demoCatalogueProducts: extra.DEMO_CATALOGUE_PRODUCTS,
+    searchTimeoutMs: extra.SEARCH_TIMEOUT_MS,
+  });
 }

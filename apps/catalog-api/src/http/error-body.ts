@@ -6,7 +6,9 @@ interface StatusCarrying {
   status?: unknown;
   code?: unknown;
   details?: unknown;
+  errors?: unknown;
   expose?: unknown;
+  gateway?: unknown;
   message?: unknown;
   headers?: unknown;
 }
@@ -14,11 +16,14 @@ interface StatusCarrying {
 const statusOf = (error: StatusCarrying) =>
   typeof error.status === 'number' && error.status >= 400 && error.status <= 599 ? error.status : 500;
 
+const isContractCode = (code: unknown): code is string => typeof code === 'string' && /^[A-Z_]+$/.test(code);
+
 /**
- * The one place where any thrown error becomes the contract's error body (spec 7.2):
- * `message`, the machine-readable `error` code when there is one, `requestId`, and `details`.
- * An unexpected error is logged with its stack and answered with a generic 500 without a code;
- * a deliberate 5xx (search incomplete, time-out) keeps its status and code.
+ * The one place where any thrown error becomes the contract's error body (spec 7.2): `message`, the
+ * machine-readable code (`error`, or `code` on GET /brands/search), `requestId`, `details`, and the
+ * `errors` list of the client-management routes. Gateway rejections (401/403/429) carry only
+ * `message`. An unexpected error is logged with its stack and answered with a generic 500 without a
+ * code; a deliberate 5xx (search incomplete, time-out) keeps its status and code.
  */
 export function errorBody(): Middleware<AppState> {
   return async (ctx, next) => {
@@ -38,7 +43,6 @@ export function errorBody(): Middleware<AppState> {
       const error = (typeof thrown === 'object' && thrown !== null ? thrown : {}) as StatusCarrying;
       const status = statusOf(error);
       const requestId = ctx.state.requestId;
-      // Only errors raised on purpose (expose) reach the caller; a 503/504 search failure is one of them.
       if (status >= 500 && error.expose !== true) {
         ctx.state.log.error({ err: thrown }, 'unhandled error');
         ctx.status = 500;
@@ -49,11 +53,19 @@ export function errorBody(): Middleware<AppState> {
       if (error.headers && typeof error.headers === 'object')
         ctx.set(error.headers as Record<string, string>);
       ctx.status = status;
+      const message =
+        error.expose === true && typeof error.message === 'string' ? error.message : 'Bad request';
+      if (error.gateway === true) {
+        ctx.body = { message };
+        return;
+      }
+      const codeField = ctx.state.errorStyle === 'code' ? 'code' : 'error';
       ctx.body = {
-        message: error.expose === true && typeof error.message === 'string' ? error.message : 'Bad request',
-        ...(typeof error.code === 'string' && /^[A-Z_]+$/.test(error.code) ? { error: error.code } : {}),
+        message,
+        ...(isContractCode(error.code) ? { [codeField]: error.code } : {}),
         requestId,
         ...(error.details && typeof error.details === 'object' ? { details: error.details } : {}),
+        ...(Array.isArray(error.errors) ? { errors: error.errors } : {}),
       };
     }
   };

@@ -1,0 +1,40 @@
+// The baseline of the API benchmark: the catalog API's own Koa stack (request context, error body,
+// rate-limit middleware with the limits off, JSON body parsing, token verification against the real
+// token server) answering GET /products/search with a precomputed body. The ratio to the real route
+// isolates what the store, the search engine and the projection cost.
+import { readFile } from 'node:fs/promises';
+import { createLogger, listen, requestContext, resolveTls } from '@catalog/server-runtime';
+import Router from '@koa/router';
+import Koa from 'koa';
+import { createTokenVerifier } from '../src/auth/token-verifier.ts';
+import { loadCatalogApiConfig } from '../src/config/config.ts';
+import type { AppState } from '../src/http/app-state.ts';
+import { authenticate } from '../src/http/authenticate.ts';
+import { errorBody } from '../src/http/error-body.ts';
+import { jsonBody } from '../src/http/json-body.ts';
+import { rateLimits } from '../src/http/rate-limits.ts';
+
+const config = loadCatalogApiConfig();
+const body = await readFile(process.env.BASELINE_BODY_FILE ?? '', 'utf8');
+const logger = createLogger('catalog-api-baseline', config.logLevel);
+const app = new Koa<AppState>();
+const router = new Router<AppState>();
+router.get('/products/search', authenticate(createTokenVerifier(config.tokens)), (ctx) => {
+  ctx.type = 'application/json; charset=utf-8';
+  ctx.body = body;
+});
+app.use(requestContext(logger));
+app.use(errorBody());
+app.use(rateLimits(config.rateLimits, '/health'));
+app.use(jsonBody());
+app.use(router.routes());
+
+const server = await listen({
+  handler: app.callback(),
+  host: config.host,
+  port: config.port,
+  tls: await resolveTls(config.transport),
+  portVariable: 'CATALOG_API_PORT',
+});
+logger.info({ port: server.port, url: `https://localhost:${server.port}` }, 'listening');
+process.once('SIGTERM', () => void server.close(1000).then(() => process.exit(0)));

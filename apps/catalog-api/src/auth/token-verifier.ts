@@ -1,0 +1,98 @@
+import { readFileSync } from 'node:fs';
+import {
+  ACCESS_TOKEN_AUDIENCE,
+  ACCESS_TOKEN_TYPE,
+  ADMIN_CLIENT_ID,
+  fromTokenScope,
+  type GrantableScope,
+  TOKEN_SIGNING_ALGORITHM,
+} from '@catalog/contracts';
+import { createRemoteJWKSet, customFetch, errors, type JWTPayload, jwtVerify } from 'jose';
+import { Agent, fetch } from 'undici';
+import type { TokenTrustConfig } from '../config/config.ts';
+import type { Principal } from './principal.ts';
+import { InvalidTokenError, TokenVerificationUnavailableError } from './token-errors.ts';
+
+export interface TokenVerifier {
+  /** The caller behind a token; InvalidTokenError (401) or TokenVerificationUnavailableError (503). */
+  verify(token: string): Promise<Principal>;
+}
+
+// Keys are cached for 10 minutes; an unknown `kid` refetches at once, at most every 30 seconds.
+const JWKS_CACHE_MS = 10 * 60_000;
+const JWKS_COOLDOWN_MS = 30_000;
+const JWKS_TIMEOUT_MS = 5_000;
+
+const JWKS_UNAVAILABLE = new Set(['ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID']);
+
+function scopesOf(payload: JWTPayload): ReadonlySet<GrantableScope> {
+  if (typeof payload.scope !== 'string') throw new InvalidTokenError('access token without scope');
+  const scopes = new Set<GrantableScope>();
+  for (const value of payload.scope.split(' ')) {
+    const scope = fromTokenScope(value);
+    if (scope !== undefined) scopes.add(scope);
+  }
+  return scopes;
+}
+
+function principalOf(payload: JWTPayload, type: unknown): Principal {
+  const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+  if (type === ACCESS_TOKEN_TYPE) {
+    // An access token must be meant for this API and name its client.
+    if (!audiences.includes(ACCESS_TOKEN_AUDIENCE) || typeof payload.client_id !== 'string') {
+      throw new InvalidTokenError('access token for another audience');
+    }
+    return { kind: 'm2m', clientId: payload.client_id, scopes: scopesOf(payload) };
+  }
+  // Anything else must be an ID token issued to the admin client, and nothing but that.
+  if (audiences.length !== 1 || audiences[0] !== ADMIN_CLIENT_ID || typeof payload.sub !== 'string') {
+    throw new InvalidTokenError('not an ID token of the admin client');
+  }
+  const groups = Array.isArray(payload.groups) ? payload.groups.filter((g) => typeof g === 'string') : [];
+  const userName = typeof payload.email === 'string' ? payload.email : payload.sub;
+  return { kind: 'user', userId: payload.sub, userName, groups };
+}
+
+/**
+ * Verifies tokens against the token server's published keys with the issuer, the algorithm and the
+ * audiences pinned, then tells an access token (`typ: at+jwt`, audience crm-api) from an
+ * administrator's ID token (no such `typ`, audience = the admin client).
+ */
+export function createTokenVerifier(config: TokenTrustConfig): TokenVerifier {
+  const ca = config.caFile === undefined ? undefined : readFileSync(config.caFile, 'utf8');
+  const dispatcher = new Agent({ connect: ca === undefined ? {} : { ca } });
+  const keys = createRemoteJWKSet(new URL(config.jwksUrl), {
+    cacheMaxAge: JWKS_CACHE_MS,
+    cooldownDuration: JWKS_COOLDOWN_MS,
+    timeoutDuration: JWKS_TIMEOUT_MS,
+    [customFetch]: (url, options) =>
+      fetch(url, {
+        method: options.method,
+        headers: Object.fromEntries(options.headers),
+        redirect: options.redirect,
+        signal: options.signal,
+        dispatcher,
+      }) as unknown as Promise<Response>,
+  });
+
+  return {
+    async verify(token) {
+      try {
+        const { payload, protectedHeader } = await jwtVerify(token, keys, {
+          issuer: config.issuer,
+          audience: [ACCESS_TOKEN_AUDIENCE, ADMIN_CLIENT_ID],
+          algorithms: [TOKEN_SIGNING_ALGORITHM],
+          requiredClaims: ['exp', 'iat', 'sub'],
+        });
+        return principalOf(payload, protectedHeader.typ);
+      } catch (error) {
+        if (error instanceof InvalidTokenError) throw error;
+        if (error instanceof errors.JOSEError && !JWKS_UNAVAILABLE.has(error.code)) {
+          throw new InvalidTokenError(error.code, { cause: error });
+        }
+        // The keys could not be fetched: the token may well be good, so this is not a 401.
+        throw new TokenVerificationUnavailableError({ cause: error });
+      }
+    },
+  };
+}

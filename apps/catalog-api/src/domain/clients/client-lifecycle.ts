@@ -1,0 +1,96 @@
+import { type GrantableScope, ServiceError } from '@catalog/contracts';
+import { generateClientSecret, hashClientSecret } from '@catalog/server-runtime';
+import type { Actor, CatalogStore, ClientPatch, StoredClient } from '@catalog/store';
+import { ClientValidationError } from './client-validation-error.ts';
+import { generateClientId } from './generate-client-id.ts';
+
+/** Tokens of clients created through the API live one hour (spec 2.5; legacy imports keep 86400 s). */
+export const NEW_CLIENT_TOKEN_LIFETIME_S = 3600;
+const DAY_MS = 86_400_000;
+
+const clientNotFound = () => new ServiceError(404, 'NOT_FOUND', 'Client not found');
+
+async function existingClient(store: CatalogStore, clientId: string): Promise<StoredClient> {
+  const client = await store.clients.get(clientId);
+  if (client === undefined) throw clientNotFound();
+  return client;
+}
+
+const unique = (scopes: readonly GrantableScope[]) => [...new Set(scopes)];
+
+/** POST /oauth/clients: a new active client and its secret, which is never stored or shown again. */
+export async function createClient(input: {
+  readonly store: CatalogStore;
+  readonly pepper: Uint8Array;
+  readonly actor: Actor;
+  readonly now: Date;
+  readonly request: {
+    readonly clientName: string;
+    readonly description?: string | undefined;
+    readonly scopes: readonly GrantableScope[];
+    readonly expiresInDays?: number | undefined;
+  };
+}): Promise<{ client: StoredClient; secret: string }> {
+  const { request } = input;
+  const secret = generateClientSecret();
+  const client = await input.store.clients.create({
+    clientId: generateClientId(),
+    clientName: request.clientName,
+    ...(request.description === undefined ? {} : { description: request.description }),
+    scopes: unique(request.scopes),
+    createdBy: input.actor,
+    expiresAt:
+      request.expiresInDays === undefined
+        ? null
+        : new Date(input.now.getTime() + request.expiresInDays * DAY_MS).toISOString(),
+    secretHash: hashClientSecret(secret, input.pepper),
+    tokenLifetimeSeconds: NEW_CLIENT_TOKEN_LIFETIME_S,
+  });
+  return { client, secret };
+}
+
+/**
+ * PUT /oauth/clients/{clientId}: rename, rescope or rebind an active client. A revoked client is
+ * frozen (spec 3); a channel must be registered; tokens already issued keep their scopes.
+ */
+export async function updateClient(input: {
+  readonly store: CatalogStore;
+  readonly clientId: string;
+  readonly patch: ClientPatch;
+}): Promise<StoredClient> {
+  const client = await existingClient(input.store, input.clientId);
+  if (client.status === 'revoked') {
+    throw new ServiceError(
+      400,
+      'INVALID_PARAMETER',
+      'A revoked client cannot be updated; create a new client',
+      {
+        details: { clientId: client.clientId, status: client.status },
+      },
+    );
+  }
+  const { channel } = input.patch;
+  if (typeof channel === 'string' && (await input.store.webChannels.get(channel)) === undefined) {
+    throw new ClientValidationError([
+      { field: 'channel', message: `Channel "${channel}" is not in the web-channel registry` },
+    ]);
+  }
+  const patch: ClientPatch = { ...input.patch };
+  if (patch.scopes !== undefined) patch.scopes = unique(patch.scopes);
+  return input.store.clients.update(input.clientId, patch);
+}
+
+/** DELETE /oauth/clients/{clientId}: irreversible revocation (spec 3, rule 1). */
+export async function revokeClient(input: {
+  readonly store: CatalogStore;
+  readonly clientId: string;
+  readonly actor: Actor;
+}): Promise<StoredClient> {
+  const client = await existingClient(input.store, input.clientId);
+  if (client.status === 'revoked') {
+    throw new ServiceError(400, 'INVALID_PARAMETER', 'The client is already revoked', {
+      details: { clientId: client.clientId, revokedAt: client.revokedAt },
+    });
+  }
+  return input.store.clients.revoke(input.clientId, input.actor);
+}

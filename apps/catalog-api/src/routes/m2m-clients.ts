@@ -1,0 +1,115 @@
+import type { Actor } from '@catalog/store';
+import type Router from '@koa/router';
+import type { Principal } from '../auth/principal.ts';
+import { createClient, revokeClient, updateClient } from '../domain/clients/client-lifecycle.ts';
+import { clientValidationError } from '../domain/clients/client-validation-error.ts';
+import type { AppState } from '../http/app-state.ts';
+import { contractRoute, type RouteContext } from '../http/contract-route.ts';
+import { defined } from '../http/defined.ts';
+import { publicBaseUrl } from '../http/public-base-url.ts';
+import { projectClient } from '../projection/project-catalog.ts';
+import type { RouteDeps } from './route-deps.ts';
+
+const SECRET_WARNING =
+  'Store this client secret now: it is shown only once and cannot be retrieved later. ' +
+  'If it is lost, create a new client and revoke this one.';
+
+function actorOf(principal: Principal | undefined): Actor {
+  if (principal?.kind !== 'user') throw new Error('client-management routes run for administrators only');
+  return { userId: principal.userId, userName: principal.userName };
+}
+
+/** Where people manage clients: this service's documentation of the client routes. */
+const consoleUrl = (ctx: RouteContext, config: RouteDeps['config']) =>
+  `${publicBaseUrl(ctx, config)}/docs#/Client%20management`;
+
+/** The admin client-management routes of spec 4.2. */
+export function m2mClientRoutes(router: Router<AppState>, deps: RouteDeps): void {
+  const { store, guards } = deps;
+  const asClientError = { onInvalid: clientValidationError };
+
+  contractRoute(router, guards, 'listM2MClients', async (ctx, { query }) => {
+    const clients = await store.clients.list({ status: query.status });
+    ctx.body = { clients: clients.map(projectClient), count: clients.length };
+  });
+
+  contractRoute(
+    router,
+    guards,
+    'createM2MClient',
+    async (ctx, { body }) => {
+      const { client, secret } = await createClient({
+        store,
+        pepper: deps.secretPepper,
+        actor: actorOf(ctx.state.principal),
+        now: deps.now(),
+        request: body,
+      });
+      ctx.status = 201;
+      ctx.body = {
+        ...projectClient(client),
+        clientSecret: secret,
+        tokenEndpoint: deps.config.tokens.tokenEndpoint,
+        warning: SECRET_WARNING,
+      };
+    },
+    asClientError,
+  );
+
+  contractRoute(
+    router,
+    guards,
+    'updateM2MClient',
+    async (ctx, { params, body }) => {
+      const client = await updateClient({
+        store,
+        clientId: params.clientId,
+        patch: defined({
+          clientName: body.clientName,
+          description: body.description,
+          scopes: body.scopes,
+          channel: body.channel,
+        }),
+      });
+      ctx.body = projectClient(client);
+    },
+    asClientError,
+  );
+
+  contractRoute(
+    router,
+    guards,
+    'revokeM2MClient',
+    async (ctx, { params }) => {
+      const client = await revokeClient({
+        store,
+        clientId: params.clientId,
+        actor: actorOf(ctx.state.principal),
+      });
+      ctx.body = {
+        message: 'Client revoked',
+        clientId: client.clientId,
+        clientName: client.clientName,
+        revokedAt: client.revokedAt,
+        revokedBy: client.revokedBy,
+        note:
+          'No new token can be issued for this client, and its existing access tokens are rejected from the ' +
+          'next request. Revocation is irreversible: create a new client for the integration.',
+      };
+    },
+    asClientError,
+  );
+
+  contractRoute(router, guards, 'getSecretRotationInstructions', async (ctx) => {
+    ctx.body = {
+      message: 'Client secrets cannot be rotated through the API; rotate by replacing the client.',
+      instructions: [
+        'Create a new client with the same scopes (POST /oauth/clients) and note its secret: it is shown only once.',
+        'Bind the new client to the same web channel if the old one was bound (PUT /oauth/clients/{clientId}).',
+        'Move the integration to the new client ID and secret, and check that it obtains tokens and syncs.',
+        'Revoke the old client (DELETE /oauth/clients/{clientId}); its tokens stop working from the next request.',
+      ],
+      consoleUrl: consoleUrl(ctx, deps.config),
+    };
+  });
+}

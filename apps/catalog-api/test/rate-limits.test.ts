@@ -1,0 +1,42 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Stack, startStack } from './support/stack.ts';
+
+let stack: Stack | undefined;
+afterEach(async () => {
+  await stack?.stop();
+  stack = undefined;
+});
+
+describe('limits (spec 8)', () => {
+  it('answers 429 "Too many requests" with Retry-After past the shared throttle, and health stays up', async () => {
+    stack = await startStack({
+      env: { RATE_LIMIT_RPS: '5', RATE_LIMIT_BURST: '5', RATE_LIMIT_IP_PER_5MIN: '0' },
+    });
+    const replies = await Promise.all(Array.from({ length: 20 }, () => stack?.call('/openapi.json')));
+    const limited = replies.filter((reply) => reply?.status === 429);
+    expect(limited.length).toBeGreaterThanOrEqual(10);
+    expect(replies.filter((reply) => reply?.status === 200).length).toBeLessThanOrEqual(5);
+    expect(limited[0]?.body).toEqual({ message: 'Too many requests' });
+    expect(Number(limited[0]?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect((await stack.call('/health')).status).toBe(200);
+  });
+
+  it('blocks a source IP after RATE_LIMIT_IP_PER_5MIN requests until the window clears', async () => {
+    stack = await startStack({ env: { RATE_LIMIT_RPS: '0', RATE_LIMIT_IP_PER_5MIN: '8' } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i += 1) statuses.push((await stack.call('/openapi.json')).status);
+    expect(statuses.slice(0, 8)).toEqual(Array(8).fill(200));
+    expect(statuses.slice(8)).toEqual([429, 429]);
+    const blocked = await stack.call('/openapi.json');
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(200);
+    expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(300);
+  });
+
+  it('lets a burst of up to RATE_LIMIT_BURST through above the sustained rate', async () => {
+    stack = await startStack({
+      env: { RATE_LIMIT_RPS: '4', RATE_LIMIT_BURST: '10', RATE_LIMIT_IP_PER_5MIN: '0' },
+    });
+    const replies = await Promise.all(Array.from({ length: 14 }, () => stack?.call('/openapi.json')));
+    expect(replies.filter((reply) => reply?.status === 200)).toHaveLength(10);
+  });
+});
