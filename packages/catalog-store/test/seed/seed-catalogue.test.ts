@@ -82,8 +82,8 @@ describe('demo catalogue', () => {
     handle = await sqliteStore();
     await handle.store.close();
     const outcomes = await Promise.all([
-      run(process.execPath, [ENSURE_DEMO, handle.databasePath, '2000']),
-      run(process.execPath, [ENSURE_DEMO, handle.databasePath, '2000']),
+      run(process.execPath, ['--conditions=source', ENSURE_DEMO, handle.databasePath, '2000']),
+      run(process.execPath, ['--conditions=source', ENSURE_DEMO, handle.databasePath, '2000']),
     ]);
     expect(outcomes.map((o) => o.stdout.trim()).sort()).toEqual(['false', 'true']);
     handle.store = openSqliteCatalogStore({ databasePath: handle.databasePath });

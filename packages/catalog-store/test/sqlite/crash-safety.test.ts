@@ -11,7 +11,7 @@ const BATCH = 1500;
 /** Starts the writer and SIGKILLs it shortly after it has begun batch `killDuring`. */
 function runWriterUntilKilled(databasePath: string, killDuring: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [WRITER, databasePath, String(BATCH)], {
+    const child = spawn(process.execPath, ['--conditions=source', WRITER, databasePath, String(BATCH)], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let committed = -1;

@@ -47,8 +47,8 @@ describe('migrations', () => {
     dir = tempDataDir();
     const path = catalogDatabasePath(dir);
     const reports = await Promise.all([
-      run(process.execPath, [MIGRATE_ONCE, path]),
-      run(process.execPath, [MIGRATE_ONCE, path]),
+      run(process.execPath, ['--conditions=source', MIGRATE_ONCE, path]),
+      run(process.execPath, ['--conditions=source', MIGRATE_ONCE, path]),
     ]);
     const applied = reports.map(({ stdout }) => (JSON.parse(stdout) as { applied: string[] }).applied.length);
     expect(applied.sort()).toEqual([0, applied[1]]);
