@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateClientSecret, hashClientSecret, loadClientSecretPepper } from '@catalog/server-runtime';
-import { rawRequest, type SpawnedService, spawnService } from '@catalog/server-runtime/testing';
+import {
+  rawRequest,
+  requestAccessToken,
+  type SpawnedService,
+  spawnService,
+} from '@catalog/server-runtime/testing';
 import { catalogDatabasePath, openSqliteCatalogStore } from '@catalog/store';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,19 +56,15 @@ describe('auth-server process (pnpm start)', () => {
       await store.close();
     }
     for (const server of [first, second]) {
-      const reply = await rawRequest(`${server.url}/oauth2/token`, {
-        method: 'POST',
+      const reply = await requestAccessToken({
+        authUrl: server.url,
         ca,
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'client_credentials',
-          client_id: clientId,
-          client_secret: clientSecret,
-          scope: 'crm-api/products.read',
-        }).toString(),
+        clientId,
+        clientSecret,
+        scopes: ['products.read'],
       });
       expect(reply.status).toBe(200);
-      const token = JSON.parse(reply.body).access_token as string;
+      const token = reply.token ?? '';
       const jwks = JSON.parse((await rawRequest(`${server.url}/.well-known/jwks.json`, { ca })).body);
       const { payload } = await jwtVerify(token, createLocalJWKSet(jwks), {
         issuer: server.url,

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateClientSecret, hashClientSecret, loadClientSecretPepper } from '@catalog/server-runtime';
 import { closedLoopLoad } from '@catalog/server-runtime/load';
-import { rawRequest, spawnService } from '@catalog/server-runtime/testing';
+import { rawRequest, requestAccessToken, spawnService } from '@catalog/server-runtime/testing';
 import { catalogDatabasePath, openSqliteCatalogStore } from '@catalog/store';
 
 const CONCURRENCY = 32;
@@ -52,18 +52,13 @@ try {
     tokenLifetimeSeconds: 86_400,
   });
   await store.close();
-  const tokenReply = await rawRequest(`${auth.url}/oauth2/token`, {
-    method: 'POST',
+  const { token } = await requestAccessToken({
+    authUrl: auth.url,
     ca,
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: clientId,
-      client_secret: secret,
-      scope: 'crm-api/products.read',
-    }).toString(),
+    clientId,
+    clientSecret: secret,
+    scopes: ['products.read'],
   });
-  const token = (JSON.parse(tokenReply.body) as { access_token: string }).access_token;
   const headers = { Authorization: `Bearer ${token}` };
 
   // A typical integrator query: one common word from the catalogue's own names, 20 hits.

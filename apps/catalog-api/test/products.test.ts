@@ -1,22 +1,10 @@
-import { PRODUCT_FIELDS, RELATED_PRODUCT_FIELDS } from '@catalog/contracts';
+import { PRODUCT_FIELDS, type ProductSearchResponse, RELATED_PRODUCT_FIELDS } from '@catalog/contracts';
 import type { ProductRecord } from '@catalog/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stack, startStack } from './support/stack.ts';
 
-interface SearchBody {
-  data: Record<string, unknown>[];
-  pagination: {
-    total: number;
-    totalIsLowerBound: boolean;
-    from: number;
-    size: number;
-    hasMore: boolean;
-    syncToken: string | null;
-  };
-  syncToken: string | null;
-  meta: { queryTimeMs: number; source: string };
-  aggregations?: Record<string, Record<string, number>>;
-}
+// The body as the contract types it; `data` entries are read field by field in these tests.
+type SearchBody = Omit<ProductSearchResponse, 'data'> & { data: Record<string, unknown>[] };
 
 let stack: Stack;
 let token: string;

@@ -5,11 +5,18 @@ import { fileURLToPath } from 'node:url';
 import {
   createLogger,
   ensureLocalTls,
+  generateClientSecret,
+  hashClientSecret,
   listen,
   loadClientSecretPepper,
   type RunningServer,
 } from '@catalog/server-runtime';
-import { rawRequest, type SpawnedService, spawnService } from '@catalog/server-runtime/testing';
+import {
+  rawRequest,
+  requestAccessToken,
+  type SpawnedService,
+  spawnService,
+} from '@catalog/server-runtime/testing';
 import {
   type CatalogStore,
   type ClientStore,
@@ -79,24 +86,8 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-async function tokenFor(clientId: string, secret: string) {
-  const reply = await rawRequest(`${auth.url}/oauth2/token`, {
-    method: 'POST',
-    ca,
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: clientId,
-      client_secret: secret,
-      scope: 'crm-api/brands.read',
-    }).toString(),
-  });
-  return (JSON.parse(reply.body) as { access_token: string }).access_token;
-}
-
 describe('revocation check unavailable (spec 3, 5.8)', () => {
   it('accepts a revoked client’s unexpired token while the check cannot be made, and refuses it again once restored', async () => {
-    const { generateClientSecret, hashClientSecret } = await import('@catalog/server-runtime');
     const pepper = await loadClientSecretPepper({ dataDir });
     const secret = generateClientSecret();
     const clientId = 'FailOpenClient0000000000AB';
@@ -109,7 +100,13 @@ describe('revocation check unavailable (spec 3, 5.8)', () => {
       secretHash: hashClientSecret(secret, pepper),
       tokenLifetimeSeconds: 3600,
     });
-    const token = await tokenFor(clientId, secret);
+    const { token } = await requestAccessToken({
+      authUrl: auth.url,
+      ca,
+      clientId,
+      clientSecret: secret,
+      scopes: ['brands.read'],
+    });
     const call = () => rawRequest(`${base}/brands`, { ca, headers: { Authorization: `Bearer ${token}` } });
     expect((await call()).status).toBe(200);
 

@@ -5,7 +5,12 @@ import { fileURLToPath } from 'node:url';
 import { createAdminUser, obtainAdminIdToken } from '@catalog/auth-server/admin';
 import { type CatalogOperationId, type GrantableScope, validateResponse } from '@catalog/contracts';
 import { generateClientSecret, hashClientSecret, loadClientSecretPepper } from '@catalog/server-runtime';
-import { rawRequest, type SpawnedService, spawnService } from '@catalog/server-runtime/testing';
+import {
+  rawRequest,
+  requestAccessToken,
+  type SpawnedService,
+  spawnService,
+} from '@catalog/server-runtime/testing';
 import {
   type CatalogStore,
   catalogDatabasePath,
@@ -130,20 +135,15 @@ export async function startStack(
       return { client, secret };
     },
     async accessToken(clientId, secret, scopes) {
-      const form = new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: clientId,
-        client_secret: secret,
-        scope: scopes.map((scope) => `crm-api/${scope}`).join(' '),
-      });
-      const reply = await rawRequest(`${auth.url}/oauth2/token`, {
-        method: 'POST',
+      const reply = await requestAccessToken({
+        authUrl: auth.url,
         ca,
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: form.toString(),
+        clientId,
+        clientSecret: secret,
+        scopes,
       });
       expect(reply.status, reply.body).toBe(200);
-      return (JSON.parse(reply.body) as { access_token: string }).access_token;
+      return reply.token ?? '';
     },
     async m2mToken(scopes, m2mOptions = {}) {
       const { client, secret } = await stack.client({ scopes, channel: m2mOptions.channel ?? null });

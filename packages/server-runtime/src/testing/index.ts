@@ -1,4 +1,6 @@
 // Helpers that start and call the real servers, for tests and benchmarks; not used at run time.
+
+export { requestAccessToken } from './request-access-token.ts';
 export {
   type RawReply,
   rawRequest,
