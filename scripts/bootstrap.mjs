@@ -11,7 +11,14 @@ if (!script) {
   process.exit(2);
 }
 
-const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1', REDOCLY_TELEMETRY: 'off' };
+// The Node this script runs on is the machine's own (20 on a stock machine): the SDK's tests run on it too.
+const env = {
+  ...process.env,
+  CATALOG_MACHINE_NODE: process.env.CATALOG_MACHINE_NODE ?? process.execPath,
+  TURBO_TELEMETRY_DISABLED: '1',
+  DO_NOT_TRACK: '1',
+  REDOCLY_TELEMETRY: 'off',
+};
 const run = (command, args) => spawnSync(command, args, { stdio: 'inherit', env });
 const pnpmVersion = spawnSync('pnpm', ['--version'], { encoding: 'utf8' });
 if (pnpmVersion.status !== 0 || !pnpmVersion.stdout.startsWith('10.')) {
