@@ -29,7 +29,7 @@ export {
 export type * from './model/admin-user.ts';
 export type * from './model/brand.ts';
 export type * from './model/m2m-client.ts';
-export { CLIENT_SCOPES } from './model/m2m-client.ts';
+export { CLIENT_SCOPES, isClientUsable } from './model/m2m-client.ts';
 export type * from './model/product.ts';
 export { PRODUCT_STATUSES, RELATION_TYPES } from './model/product.ts';
 export type * from './model/search.ts';

@@ -1,4 +1,4 @@
-import type { ClientStore } from '@catalog/store';
+import { type ClientStore, isClientUsable } from '@catalog/store';
 import type { Middleware } from 'koa';
 import type { UsageCounter } from '../usage/usage-counter.ts';
 import type { AppState } from './app-state.ts';
@@ -29,8 +29,7 @@ export function checkClientStatus(
       );
       return next();
     }
-    const expired = client?.expiresAt != null && Date.parse(client.expiresAt) <= now();
-    if (client === undefined || client.status !== 'active' || expired) {
+    if (client === undefined || !isClientUsable(client, new Date(now()))) {
       ctx.state.log.info(
         { clientId: principal.clientId },
         'token of a revoked, expired or unknown client refused',

@@ -53,3 +53,12 @@ export interface ClientPatch {
 }
 
 export type ClientStatusFilter = ClientStatus | 'all';
+
+/**
+ * Whether a client may obtain tokens and use them (spec 3): active and not past `expiresAt`.
+ * A client past its expiry is effectively revoked whatever its stored status (rule 2).
+ */
+export function isClientUsable(client: Pick<StoredClient, 'status' | 'expiresAt'>, now: Date): boolean {
+  if (client.status !== 'active') return false;
+  return client.expiresAt === null || Date.parse(client.expiresAt) > now.getTime();
+}
