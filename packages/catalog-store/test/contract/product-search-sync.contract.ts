@@ -80,6 +80,34 @@ export function productSearchSyncContract(factory: StoreFactory): void {
         includeArchived: true,
       });
       expect(withArchived.aggregations?.brandName).toEqual({ 'Alpha Renamed': 2, Beta: 1 });
+      expect(live).toMatchObject({ total: 2, totalIsLowerBound: false });
+      expect(withArchived).toMatchObject({ total: 3, totalIsLowerBound: false });
+    });
+
+    it('the unfiltered total follows creates, archives and brand renames, and is capped past 10,000', async () => {
+      const totals = async () => {
+        const live = await handle.store.productSearch.search({ size: 1 });
+        const all = await handle.store.productSearch.search({ size: 1, includeArchived: true });
+        return [live.total, live.totalIsLowerBound, all.total, all.totalIsLowerBound];
+      };
+      expect(await totals()).toEqual([0, false, 0, false]);
+      await insertMany(handle, 9_999, (i) => aProduct({ brandName: i % 2 === 0 ? 'Even' : '' }));
+      const archived = await handle.store.products.create(aProduct({ brandName: 'Even' }));
+      expect(await totals()).toEqual([10_000, false, 10_000, false]);
+      await handle.store.products.archive(archived.id);
+      expect(await totals()).toEqual([9_999, false, 10_000, false]);
+      const even = await handle.store.brands.getBySlug('even');
+      await handle.store.brands.update(even?.id as string, { name: 'Odd' });
+      await handle.store.products.create(aProduct());
+      expect(await totals()).toEqual([10_000, false, 10_000, true]);
+      await handle.store.products.create(aProduct());
+      expect(await totals()).toEqual([10_000, true, 10_000, true]);
+      const served = await walk(handle.store, { includeArchived: true }, 100);
+      expect(served).toHaveLength(10_002);
+      expect(new Set(served).size).toBe(10_002);
+      const live = await walk(handle.store, {}, 100);
+      expect(live).toHaveLength(10_001);
+      expect(live).not.toContain(archived.id);
     });
 
     it('a quiet keyset walk serves each product exactly once', async () => {

@@ -278,6 +278,35 @@ export function productSearchContract(factory: StoreFactory): void {
         expect(next.products.map((p) => p.id)).toEqual(expectedOrder(live, 'name', 'asc').slice(10, 15));
       });
 
+      it('reports the same relevance total whether or not the page holds every match', async () => {
+        const matches = live.filter((p) =>
+          /(^|[^a-z])g/i.test(`${p.name} ${p.description} ${p.productCode} ${p.erpCode}`),
+        );
+        expect(matches.length).toBeGreaterThan(2);
+        for (const [from, size] of [
+          [0, 1],
+          [0, matches.length - 1],
+          [0, matches.length],
+          [0, 100],
+          [1, matches.length - 1],
+          [matches.length, 5],
+          [matches.length + 3, 5],
+        ] as const) {
+          const page = await store.productSearch.search({ q: 'g', from, size });
+          expect(page, `from ${from} size ${size}`).toMatchObject({
+            total: matches.length,
+            totalIsLowerBound: false,
+            hasMore: from + size < matches.length,
+          });
+        }
+        // With an identifier hit first: counted once, whether counted or collected.
+        const whole = await store.productSearch.search({ q: 'AB-100', size: 100 });
+        expect(whole.total).toBeGreaterThan(1);
+        expect(whole.total).toBe(whole.products.length);
+        const first = await store.productSearch.search({ q: 'AB-100', size: 1 });
+        expect(first).toMatchObject({ total: whole.total, hasMore: true });
+      });
+
       it('repeats the first page total on every page', async () => {
         const first = await store.productSearch.search({ size: 3 });
         const second = await store.productSearch.search({ size: 3, syncToken: first.syncToken as string });

@@ -13,10 +13,27 @@ function count(ctx: BucketContext, sql: string, params: Params): number {
   return (statement(ctx.db, sql).get(bind(sql, params)) as { n: number }).n;
 }
 
+/** No filter narrows but (possibly) `archived`: nothing to test row by row. */
+function onlyArchivedFilter(query: BucketContext['query']): boolean {
+  return query.brandName === null && query.updatedAfterMs === null && query.displayOnWeb === null;
+}
+
+/**
+ * Products in the catalogue (live, or all), from the trigger-maintained facet counts: every product
+ * has exactly one brandName entry (empty values included), in the same snapshot as the page.
+ * Counting the table instead reads every (wide) row: 0.6 ms at 5,000 products.
+ */
+function catalogueSize(ctx: BucketContext, includeArchived: boolean): number {
+  const sql = `SELECT coalesce(sum(n), 0) AS n FROM facet_counts
+    WHERE facet = 'brandName' AND (archived = 0 OR :includeArchived)`;
+  return count(ctx, sql, { includeArchived: includeArchived ? 1 : 0 });
+}
+
 /** Matches counted only up to `limit` (`SELECT count(*) FROM (... LIMIT n)`): cheap at any size. */
 export function countMatches(ctx: BucketContext, identifierHits: number, limit: number): number {
   const { terms, identifier } = ctx.query;
   if (identifier === null) {
+    if (onlyArchivedFilter(ctx.query)) return Math.min(limit, catalogueSize(ctx, ctx.query.includeArchived));
     const sql = `SELECT count(*) AS n FROM (SELECT 1 FROM products p WHERE 1${ctx.filters.sql} LIMIT :cap)`;
     return count(ctx, sql, { ...ctx.filters.params, cap: limit });
   }

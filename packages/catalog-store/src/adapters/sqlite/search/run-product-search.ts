@@ -39,9 +39,15 @@ interface BucketRow extends Row {
 const IDENTIFIER_BUCKET = 0;
 
 /** Rows from the cursor on, bucket after bucket, until `want` rows (offset + page + 1) are found. */
-function collectRows(ctx: BucketContext, after: CursorPosition | null, want: number): BucketRow[] {
+function collectRows(
+  ctx: BucketContext,
+  identifierHits: readonly number[],
+  after: CursorPosition | null,
+  want: number,
+): BucketRow[] {
   const buckets: Bucket[] = [];
-  if (ctx.query.identifier !== null) {
+  // The probe ran in this snapshot: no hit, no identifier bucket to page through.
+  if (ctx.query.identifier !== null && identifierHits.length > 0) {
     buckets.push({
       id: IDENTIFIER_BUCKET,
       fetch: (from, limit) => identifierPage(ctx.db, ctx.query, ctx.filters, from, limit),
@@ -71,14 +77,19 @@ export function runProductSearch(db: DatabaseSync, job: ProductSearchJob): Produ
       excluded: JSON.stringify(identifierHits),
       saturated: false,
     };
+    const want = query.from + query.size + 1;
+    const capped = (n: number) => ({ total: Math.min(n, job.totalCap), totalIsLowerBound: n > job.totalCap });
     let totals = job.knownTotal;
-    if (totals === null) {
-      const n = countMatches(ctx, identifierHits.length, job.totalCap + 1);
-      totals = { total: Math.min(n, job.totalCap), totalIsLowerBound: n > job.totalCap };
+    let rows: BucketRow[] | null = null;
+    if (totals === null && query.orderBy === 'relevance' && job.after === null) {
+      // Relevance plans do not depend on the count: fetch first, and when the whole match set
+      // came back short of `want`, those rows are the count, with no second pass over the matches.
+      rows = collectRows(ctx, identifierHits, null, want);
+      if (rows.length < want) totals = capped(rows.length);
     }
+    if (totals === null) totals = capped(countMatches(ctx, identifierHits.length, job.totalCap + 1));
     ctx.saturated = totals.totalIsLowerBound;
-
-    const rows = collectRows(ctx, job.after, query.from + query.size + 1);
+    rows ??= collectRows(ctx, identifierHits, job.after, want);
     const pageRows = rows.slice(query.from, query.from + query.size);
     const products = readProductsBySeq(
       db,

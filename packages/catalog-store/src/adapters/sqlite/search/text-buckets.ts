@@ -41,6 +41,17 @@ function relevanceBucket(
 }
 
 /**
+ * Without text, only a brandName or updatedAfter filter has an index that narrows the rows, so
+ * sorting "the match set" means reading and sorting the whole (filtered) table, 0.7 ms at 5,000
+ * products, while walking the sort index stops after `limit` qualifying rows. updatedAfter with the
+ * updatedAt order is a range of that same index.
+ */
+function indexWalkPays(query: BucketContext['query']): boolean {
+  if (drivenByFilter(query)) return false;
+  return query.updatedAfterMs === null || query.orderBy === 'updatedAt';
+}
+
+/**
  * Rows of a sorted bucket. A small match set is collected and sorted; once the capped count
  * saturates, the (key, seq) sort index is walked and each row tested against the match list.
  */
@@ -52,7 +63,7 @@ function sortedBucket(
 ): Row[] {
   const order = ordering(ctx.query);
   const { index } = SORT_COLUMNS[ctx.query.orderBy as keyof typeof SORT_COLUMNS];
-  const walk = ctx.saturated;
+  const walk = ctx.saturated || (match === null && indexWalkPays(ctx.query));
   const keyset = after === null ? '' : order.keysetSql(!walk);
   const source = walk ? `products p INDEXED BY ${index}` : 'products p';
   const text = match === null ? '' : ` AND ${IN_TEXT_MATCHES}${NOT_IDENTIFIER_HIT}`;

@@ -26,8 +26,16 @@ interface Job {
 
 interface Slot {
   worker: Worker;
-  job: Job | null;
+  /** Posted to this worker and not yet answered, oldest (the one running) first. */
+  jobs: Job[];
 }
+
+/**
+ * Jobs posted to one worker at a time: the running one plus one waiting in its port, so a worker
+ * never sits idle while its answer crosses to the main thread and the next job crosses back. A
+ * second job is posted only when no worker is idle.
+ */
+const JOBS_PER_WORKER = 2;
 
 export interface WorkerPoolOptions {
   databasePath: string;
@@ -74,14 +82,15 @@ export class SearchWorkerPool {
     this.#closed = true;
     for (const job of this.#queue.splice(0)) this.#fail(job, new SearchIncompleteError());
     const slots = this.#slots.splice(0);
-    for (const slot of slots) if (slot.job !== null) this.#fail(slot.job, new SearchIncompleteError());
+    for (const slot of slots)
+      for (const job of slot.jobs.splice(0)) this.#fail(job, new SearchIncompleteError());
     await Promise.all(slots.map((slot) => slot.worker.terminate()));
   }
 
   #spawn(): Slot {
     const setup: WorkerSetup = { databasePath: this.#options.databasePath };
     const worker = new Worker(WORKER_URL, { workerData: setup });
-    const slot: Slot = { worker, job: null };
+    const slot: Slot = { worker, jobs: [] };
     worker.on('message', (reply: WorkerReply) => this.#settle(slot, reply));
     worker.on('error', (error) => this.#lose(slot, error));
     worker.on('exit', (code) => this.#lose(slot, new Error(`search worker exited with code ${code}`)));
@@ -90,29 +99,38 @@ export class SearchWorkerPool {
     return slot;
   }
 
+  /** The least loaded worker with room; the whole pool starts with the first job, not one by one. */
+  #pick(): Slot | undefined {
+    // Spawning lazily one at a time left the later workers starting (module load, connection)
+    // while the first one took nearly every job of a burst.
+    while (this.#slots.length < this.#options.size) this.#spawn();
+    let best: Slot | undefined;
+    for (const slot of this.#slots) {
+      if (slot.jobs.length < JOBS_PER_WORKER && (best === undefined || slot.jobs.length < best.jobs.length))
+        best = slot;
+    }
+    return best;
+  }
+
   #dispatch(): void {
     while (this.#queue.length > 0) {
-      let slot = this.#slots.find((candidate) => candidate.job === null);
-      if (slot === undefined && this.#slots.length < this.#options.size) slot = this.#spawn();
+      const slot = this.#pick();
       if (slot === undefined) return;
       const job = this.#queue.shift() as Job;
-      slot.job = job;
+      slot.jobs.push(job);
       job.slot = slot;
       // A busy worker keeps the process alive until its answer arrives; an idle one does not.
-      slot.worker.ref();
+      if (slot.jobs.length === 1) slot.worker.ref();
       slot.worker.postMessage(job.request);
     }
   }
 
-  #release(slot: Slot): void {
-    slot.job = null;
-    slot.worker.unref();
-    this.#dispatch();
-  }
-
   #settle(slot: Slot, reply: WorkerReply): void {
-    const job = slot.job;
-    if (job === null || job.id !== reply.id) return;
+    const index = slot.jobs.findIndex((candidate) => candidate.id === reply.id);
+    if (index < 0) return;
+    const job = slot.jobs[index] as Job;
+    slot.jobs.splice(index, 1);
+    if (slot.jobs.length === 0) slot.worker.unref();
     clearTimeout(job.timer);
     if (reply.ok) job.resolve(reply.result);
     else {
@@ -123,7 +141,7 @@ export class SearchWorkerPool {
           : new SearchIncompleteError({ cause }),
       );
     }
-    this.#release(slot);
+    this.#dispatch();
   }
 
   #fail(job: Job, error: StoreError): void {
@@ -140,12 +158,19 @@ export class SearchWorkerPool {
     const queued = this.#queue.indexOf(job);
     if (queued >= 0) this.#queue.splice(queued, 1);
     const slot = job.slot;
-    if (slot !== null && slot.job === job) {
+    const index = slot === null ? -1 : slot.jobs.indexOf(job);
+    if (slot !== null && index === 0) {
+      // The running job: abandon the worker. The job waiting behind it has not started; requeue it.
       this.#retire(slot);
-      slot.job = null;
+      const waiting = slot.jobs.splice(0).slice(1);
+      for (const other of waiting) other.slot = null;
+      this.#queue.unshift(...waiting);
       void slot.worker.terminate();
       // Start the replacement now, so the next query does not also pay for a thread start.
       if (!this.#closed) this.#spawn();
+    } else if (slot !== null && index > 0) {
+      // Not started yet: the worker will still run it, and its answer is ignored.
+      slot.jobs.splice(index, 1);
     }
     job.reject(new SearchTimeoutError(this.#options.timeoutMs));
     this.#dispatch();
@@ -154,9 +179,7 @@ export class SearchWorkerPool {
   #lose(slot: Slot, error: unknown): void {
     const wasMember = this.#slots.includes(slot);
     this.#retire(slot);
-    const job = slot.job;
-    slot.job = null;
-    if (job !== null) this.#fail(job, new SearchIncompleteError({ cause: error }));
+    for (const job of slot.jobs.splice(0)) this.#fail(job, new SearchIncompleteError({ cause: error }));
     if (wasMember && !this.#closed) this.#dispatch();
   }
 }
