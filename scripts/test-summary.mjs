@@ -1,13 +1,19 @@
 #!/usr/bin/env node
 // Adds up every package's vitest JSON report into one closing line, so a reader (or CI) sees the
-// whole suite's count at the end: "tests: N passed, N failed, N skipped".
+// whole suite's count at the end: "tests: N passed, N failed, N skipped". A package may write more
+// than one report (the SDK's Node 20 run writes results-node20.json beside results.json).
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const roots = ['apps', 'packages', 'tooling'];
+const roots = ['apps', 'packages', 'tooling', 'tests'];
 const reports = roots
-  .flatMap((root) => readdirSync(root).map((name) => join(root, name, '.vitest', 'results.json')))
-  .filter((file) => statSync(file, { throwIfNoEntry: false })?.isFile());
+  .flatMap((root) => readdirSync(root).map((name) => join(root, name, '.vitest')))
+  .filter((dir) => statSync(dir, { throwIfNoEntry: false })?.isDirectory())
+  .flatMap((dir) =>
+    readdirSync(dir)
+      .filter((name) => /^results.*\.json$/.test(name))
+      .map((name) => join(dir, name)),
+  );
 
 if (process.argv[2] === '--clean') {
   for (const file of reports) rmSync(file);
@@ -28,6 +34,6 @@ if (reports.length === 0) {
   process.exit(1);
 }
 process.stdout.write(
-  `\n${reports.length} packages tested\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`,
+  `\n${reports.length} test reports\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`,
 );
 process.exit(failed === 0 ? 0 : 1);

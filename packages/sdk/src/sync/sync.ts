@@ -1,0 +1,186 @@
+// The incremental sync procedure of spec 4.4, every step.
+import type { Product, ProductSearchResponse } from '@catalog/contracts';
+import type { CatalogClient } from '../client.ts';
+import { SEARCH_SIZE_MAX, SYNC_OVERLAP_SECONDS } from '../contract-values.ts';
+import { AbortError, CatalogError, InvalidSyncTokenError } from '../errors.ts';
+import { fullJitterDelay, sleep } from '../http/backoff.ts';
+import type { CheckpointStore, SyncProgress } from './checkpoint-store.ts';
+
+/** Step 1: the first pass asks for the whole non-archived catalogue. */
+export const EPOCH = '1970-01-01T00:00:00Z';
+
+export interface SyncOptions {
+  readonly client: Pick<CatalogClient, 'products'>;
+  readonly checkpointStore: CheckpointStore;
+  /** Writes a page downstream, upserting by `id` (step 6). Never asked to delete (step 7). */
+  readonly upsert: (products: Product[]) => Promise<void> | void;
+  /** Ignore the stored checkpoint and cursor: a first pass from the epoch. */
+  readonly full?: boolean;
+  /** Page size (default 100, the maximum: the fewest requests under the per-IP limit). */
+  readonly pageSize?: number;
+  /** Overlap window in seconds (default 900, from the contract). */
+  readonly overlapSeconds?: number;
+  /** Attempts per page (default 3; step 8). */
+  readonly maxPageAttempts?: number;
+  /** Restarts from the committed checkpoint after INVALID_SYNC_TOKEN (default 2). */
+  readonly maxRestarts?: number;
+  /** Backoff between attempts of a page (defaults 500 ms base, 30 s cap). */
+  readonly backoff?: { readonly baseMs?: number; readonly capMs?: number; readonly maxRetryAfterMs?: number };
+  /** Run without committing the checkpoint or saving progress. */
+  readonly dryRun?: boolean;
+  readonly signal?: AbortSignal;
+  readonly onPage?: (event: { pages: number; products: number; total: number | undefined }) => void;
+  readonly onRetry?: (event: {
+    attempt: number;
+    delayMs: number;
+    pageSize: number;
+    error: CatalogError;
+  }) => void;
+  readonly now?: () => number;
+}
+
+export interface SyncReport {
+  /** Whether this pass started from the epoch. */
+  readonly full: boolean;
+  /** Whether it continued a crashed pass from its saved cursor. */
+  readonly resumed: boolean;
+  readonly updatedAfter: string;
+  readonly pages: number;
+  readonly productsUpserted: number;
+  readonly retries: number;
+  /** Restarts after INVALID_SYNC_TOKEN. */
+  readonly restarts: number;
+  readonly durationMs: number;
+  /** The checkpoint committed (null on a dry run). */
+  readonly checkpoint: string | null;
+}
+
+/** A pass that stopped without committing. `cause` is the error that stopped it. */
+export class SyncAbortedError extends Error {
+  override readonly name = 'SyncAbortedError';
+  /** Whether running again later may succeed (the cause was retryable). */
+  readonly retryable: boolean;
+  readonly report: Omit<SyncReport, 'checkpoint'>;
+  constructor(message: string, report: Omit<SyncReport, 'checkpoint'>, cause: unknown) {
+    super(message, { cause });
+    this.report = report;
+    this.retryable = cause instanceof CatalogError ? cause.retryable : false;
+  }
+}
+
+/** An error counts against the page's attempts when it may succeed later, or when its cause is unknown. */
+function retryablePageError(error: unknown): error is CatalogError {
+  if (!(error instanceof CatalogError) || error instanceof AbortError) return false;
+  return error.retryable || (error.status === undefined && error.code === undefined);
+}
+
+export async function sync(options: SyncOptions): Promise<SyncReport> {
+  const now = options.now ?? Date.now;
+  const started = now();
+  const store = options.checkpointStore;
+  const maxSize = Math.min(options.pageSize ?? SEARCH_SIZE_MAX, SEARCH_SIZE_MAX);
+  const maxPageAttempts = options.maxPageAttempts ?? 3;
+  const maxRestarts = options.maxRestarts ?? 2;
+  const backoff = {
+    baseMs: options.backoff?.baseMs ?? 500,
+    capMs: options.backoff?.capMs ?? 30_000,
+  };
+  const maxRetryAfterMs = options.backoff?.maxRetryAfterMs ?? 120_000;
+  const overlapMs = (options.overlapSeconds ?? SYNC_OVERLAP_SECONDS) * 1000;
+
+  const state = options.full ? { checkpoint: null, progress: null } : await store.load();
+  const committed = state.checkpoint;
+  const resumed = state.progress !== null;
+  // Step 3: the new checkpoint is captured before the pass starts, rewound by the overlap window.
+  const nextCheckpoint = state.progress?.nextCheckpoint ?? new Date(started - overlapMs).toISOString();
+  let updatedAfter = state.progress?.updatedAfter ?? committed ?? EPOCH;
+  let syncToken: string | undefined = state.progress?.syncToken;
+  let size = Math.min(state.progress?.pageSize ?? maxSize, maxSize);
+  let pages = 0;
+  let productsUpserted = 0;
+  let retries = 0;
+  let restarts = 0;
+
+  const report = () => ({
+    full: committed === null,
+    resumed,
+    updatedAfter,
+    pages,
+    productsUpserted,
+    retries,
+    restarts,
+    durationMs: now() - started,
+  });
+
+  const fetchPage = async (): Promise<ProductSearchResponse> => {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const query = { updatedAfter, size, ...(syncToken === undefined ? {} : { syncToken }) };
+        // The runner counts the attempts of a page itself (step 8); the client makes one per call.
+        return await options.client.products.search(
+          query,
+          options.signal === undefined ? { maxAttempts: 1 } : { maxAttempts: 1, signal: options.signal },
+        );
+      } catch (error) {
+        if (!retryablePageError(error) || attempt >= maxPageAttempts) throw error;
+        if (error.retryAfterMs !== undefined && error.retryAfterMs > maxRetryAfterMs) throw error;
+        retries += 1;
+        // Step 8: when a page has failed twice, halve size for the next attempt.
+        if (attempt >= 2) size = Math.max(1, Math.floor(size / 2));
+        const delayMs = Math.max(error.retryAfterMs ?? 0, fullJitterDelay(attempt, backoff));
+        options.onRetry?.({ attempt, delayMs, pageSize: size, error });
+        await sleep(delayMs, options.signal);
+      }
+    }
+  };
+
+  try {
+    for (;;) {
+      let page: ProductSearchResponse;
+      try {
+        page = await fetchPage();
+      } catch (error) {
+        if (!(error instanceof InvalidSyncTokenError) || restarts >= maxRestarts) throw error;
+        // INVALID_SYNC_TOKEN can never succeed: discard the cursor, restart from the last committed checkpoint.
+        restarts += 1;
+        syncToken = undefined;
+        updatedAfter = committed ?? EPOCH;
+        if (!options.dryRun) await store.clearProgress();
+        continue;
+      }
+      // Step 5: a data array is success; an empty one is the end.
+      if (page.data.length > 0) {
+        await options.upsert(page.data);
+        productsUpserted += page.data.length;
+      }
+      pages += 1;
+      options.onPage?.({ pages, products: productsUpserted, total: page.pagination?.total });
+      if (page.data.length === 0 || page.syncToken === null || page.syncToken === undefined) break;
+      syncToken = page.syncToken;
+      if (!options.dryRun) {
+        const progress: SyncProgress = {
+          updatedAfter,
+          nextCheckpoint,
+          syncToken,
+          pageSize: size,
+          savedAt: new Date(now()).toISOString(),
+        };
+        await store.saveProgress(progress);
+      }
+    }
+  } catch (error) {
+    const cause =
+      options.signal?.aborted && !(error instanceof CatalogError)
+        ? new AbortError({ message: 'Aborted', cause: error })
+        : error;
+    // Step 4: any error aborts without committing.
+    throw new SyncAbortedError(
+      `Sync aborted without committing: ${cause instanceof Error ? cause.message : String(cause)}`,
+      report(),
+      cause,
+    );
+  }
+  // Step 4: commit only after a clean pass.
+  if (!options.dryRun) await store.commit(nextCheckpoint);
+  return { ...report(), checkpoint: options.dryRun ? null : nextCheckpoint };
+}

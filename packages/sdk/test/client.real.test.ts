@@ -1,0 +1,225 @@
+// The client against both real servers over TLS (spec 4.1, 4.3, 5, 7.4).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AuthenticationError,
+  type CachedToken,
+  ConfigurationError,
+  createCatalogClient,
+  createMemoryTokenStore,
+  ForbiddenError,
+  InvalidSyncTokenError,
+  NotFoundError,
+} from '../src/index.ts';
+import { clientFor, FAST_RETRY } from './support/sdk.ts';
+import { type Stack, startStack } from './support/stack.ts';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ demoProducts: 250 });
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+describe('typed methods for every M2M route (spec 4.1)', () => {
+  it('products.search returns a page with data, pagination and syncToken', async () => {
+    const client = await clientFor(stack);
+    const page = await client.products.search({ size: 5, updatedAfter: '1970-01-01T00:00:00Z' });
+    expect(page.data).toHaveLength(5);
+    expect(page.pagination.hasMore).toBe(true);
+    expect(typeof page.syncToken).toBe('string');
+    await client.close();
+  });
+
+  it('products.searchAll iterates every non-archived product across pages by syncToken', async () => {
+    const client = await clientFor(stack);
+    const ids = new Set<string>();
+    for await (const product of client.products.searchAll({
+      size: 100,
+      updatedAfter: '1970-01-01T00:00:00Z',
+    })) {
+      ids.add(product.id);
+    }
+    expect([...ids].sort()).toEqual(await stack.liveProductIds());
+    await client.close();
+  });
+
+  it('products.get returns one product; an unknown id is NotFoundError (404)', async () => {
+    const client = await clientFor(stack);
+    const [first] = (await client.products.search({ size: 1 })).data;
+    expect(first).toBeDefined();
+    const product = await client.products.get(first?.id ?? '');
+    expect(product.id).toBe(first?.id);
+    const missing = await client.products.get('00000000-0000-4000-8000-000000000000').catch((error) => error);
+    expect(missing).toBeInstanceOf(NotFoundError);
+    expect(missing.status).toBe(404);
+    expect(missing.retryable).toBe(false);
+    await client.close();
+  });
+
+  it('products.list (deprecated) pages by lastKey', async () => {
+    const client = await clientFor(stack);
+    let pages = 0;
+    let products = 0;
+    for await (const page of client.products.listPages({ limit: 100 })) {
+      pages += 1;
+      products += page.products.length;
+    }
+    expect(pages).toBeGreaterThan(1);
+    expect(products).toBeGreaterThan(0);
+    await client.close();
+  });
+
+  it('brands.list, brands.search (pages and items) and brands.get', async () => {
+    const client = await clientFor(stack);
+    const brands = await client.brands.list();
+    expect(brands.length).toBeGreaterThan(0);
+    const searched = [];
+    for await (const brand of client.brands.searchAll({ size: 3 })) searched.push(brand);
+    expect(searched.length).toBe((await client.brands.search({ size: 1 })).pagination.total);
+    const first = brands[0];
+    expect(await client.brands.get(first?.id ?? '')).toEqual(first);
+    await client.close();
+  });
+});
+
+describe('tokens (spec 5.7)', () => {
+  it('N concurrent cold calls share one token request (single flight), and later calls reuse it', async () => {
+    const refreshes: string[] = [];
+    const client = await clientFor(stack, {
+      hooks: { onTokenRefresh: (event) => refreshes.push(event.reason) },
+    });
+    await Promise.all(Array.from({ length: 10 }, () => client.products.search({ size: 1 })));
+    await client.brands.list();
+    expect(refreshes).toEqual(['cold']);
+    await client.close();
+  });
+
+  it('on 401 a new token and one replay (spec 7.4 row 401)', async () => {
+    const store = createMemoryTokenStore();
+    const credentials = await stack.credentials();
+    const stale: CachedToken = {
+      accessToken: 'not-a-valid-token',
+      expiresAt: Date.now() + 3_600_000,
+      lifetimeSeconds: 3600,
+    };
+    const scope = 'crm-api/products.read crm-api/brands.read';
+    store.set(`${new URL(stack.authUrl).origin}|${credentials.clientId}|${scope}`, stale);
+    const statuses: number[] = [];
+    const refreshes: string[] = [];
+    const client = createCatalogClient({
+      baseUrl: stack.baseUrl,
+      authUrl: stack.authUrl,
+      ...credentials,
+      ca: stack.ca,
+      tokenStore: store,
+      pacing: false,
+      hooks: {
+        onResponse: (event) => statuses.push(event.status),
+        onTokenRefresh: (event) => refreshes.push(event.reason),
+      },
+    });
+    const page = await client.products.search({ size: 1 });
+    expect(page.data).toHaveLength(1);
+    expect(statuses).toEqual([401, 200, 200]); // refused call, token endpoint, replay
+    expect(refreshes).toEqual(['rejected']);
+    await client.close();
+  });
+
+  it('a shared token store lets two clients use one token', async () => {
+    const store = createMemoryTokenStore();
+    const credentials = await stack.credentials();
+    const refreshes: string[] = [];
+    const make = () =>
+      createCatalogClient({
+        baseUrl: stack.baseUrl,
+        authUrl: stack.authUrl,
+        ...credentials,
+        ca: stack.ca,
+        tokenStore: store,
+        pacing: false,
+        hooks: { onTokenRefresh: (event) => refreshes.push(event.reason) },
+      });
+    const [a, b] = [make(), make()];
+    await a.products.search({ size: 1 });
+    await b.products.search({ size: 1 });
+    expect(refreshes).toHaveLength(1);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('wrong credentials are an AuthenticationError carrying invalid_client (spec 4.3)', async () => {
+    const credentials = await stack.credentials();
+    const client = createCatalogClient({
+      baseUrl: stack.baseUrl,
+      authUrl: stack.authUrl,
+      clientId: credentials.clientId,
+      clientSecret: 'wrong-secret',
+      ca: stack.ca,
+      retry: FAST_RETRY,
+    });
+    const error = await client.products.search().catch((caught) => caught);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error.code).toBe('invalid_client');
+    await client.close();
+  });
+});
+
+describe('retry classification against the real API (spec 7.4)', () => {
+  it('403 is never retried (missing scope)', async () => {
+    const attempts: number[] = [];
+    const credentials = await stack.credentials(['brands.read']);
+    const client = createCatalogClient({
+      baseUrl: stack.baseUrl,
+      authUrl: stack.authUrl,
+      ...credentials,
+      scopes: ['brands.read'],
+      ca: stack.ca,
+      retry: FAST_RETRY,
+      hooks: { onRequest: (event) => attempts.push(event.attempt) },
+    });
+    const error = await client.products.search().catch((caught) => caught);
+    expect(error).toBeInstanceOf(ForbiddenError);
+    expect(error).toMatchObject({ status: 403, retryable: false, attempts: 1 });
+    expect(attempts.filter((n) => n > 1)).toEqual([]);
+    await client.close();
+  });
+
+  it('INVALID_SYNC_TOKEN is its own error, not retried, with the requestId', async () => {
+    const client = await clientFor(stack);
+    const error = await client.products.search({ syncToken: 'garbage' }).catch((caught) => caught);
+    expect(error).toBeInstanceOf(InvalidSyncTokenError);
+    expect(error).toMatchObject({ status: 400, code: 'INVALID_SYNC_TOKEN', retryable: false, attempts: 1 });
+    expect(typeof error.requestId).toBe('string');
+    await client.close();
+  });
+});
+
+describe('configuration (spec 5.10)', () => {
+  it('refuses http:// base URLs and unknown options', () => {
+    const base = { authUrl: 'https://localhost:4000', clientId: 'x', clientSecret: 'y' };
+    expect(() => createCatalogClient({ ...base, baseUrl: 'http://localhost:3000' })).toThrow(
+      ConfigurationError,
+    );
+    expect(() =>
+      createCatalogClient({ ...base, baseUrl: 'https://localhost:3000', authUrl: 'http://x' }),
+    ).toThrow(/https/);
+    expect(() =>
+      createCatalogClient({ ...base, baseUrl: 'https://localhost:3000', retires: 3 } as unknown as Parameters<
+        typeof createCatalogClient
+      >[0]),
+    ).toThrow(/Unknown option/);
+  });
+
+  it('without the custom CA the TLS handshake fails as a NetworkError', async () => {
+    const credentials = await stack.credentials();
+    const client = createCatalogClient({
+      baseUrl: stack.baseUrl,
+      authUrl: stack.authUrl,
+      ...credentials,
+      retry: { ...FAST_RETRY, maxAttempts: 1 },
+    });
+    const error = await client.products.search().catch((caught) => caught);
+    expect(error.name).toBe('NetworkError');
+    await client.close();
+  });
+});

@@ -1,0 +1,120 @@
+// The package as it is published: build, `pnpm pack`, install the tarball in a scratch project, and use
+// it from ESM and from CJS against the real servers; the bin answers too.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Credentials, type Stack, startStack } from './support/stack.ts';
+
+const run = promisify(execFile);
+const packageDir = fileURLToPath(new URL('..', import.meta.url));
+let stack: Stack;
+let credentials: Credentials;
+let scratch: string;
+
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'sdk-pack-'));
+  const [started] = await Promise.all([
+    startStack({ demoProducts: 120 }),
+    run('pnpm', ['run', 'build'], { cwd: packageDir }),
+  ]);
+  stack = started;
+  credentials = await stack.credentials(['products.read']);
+  await run('pnpm', ['pack', '--pack-destination', scratch], { cwd: packageDir });
+  const tarball = (await readdir(scratch)).find((name) => name.endsWith('.tgz'));
+  await writeFile(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true }));
+  await writeFile(join(scratch, 'ca.pem'), stack.ca);
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', `./${tarball}`], {
+    cwd: scratch,
+  });
+}, 240_000);
+afterAll(async () => {
+  await stack?.stop();
+  await rm(scratch, { recursive: true, force: true });
+});
+
+const usage = (load: string) => `
+${load}
+const { readFileSync } = require('node:fs');
+(async () => {
+  const client = sdk.createCatalogClient({
+    baseUrl: process.env.BASE, authUrl: process.env.AUTH, clientId: process.env.ID, clientSecret: process.env.SECRET,
+    scopes: ['products.read'], ca: readFileSync('ca.pem', 'utf8'),
+  });
+  const rows = new Map();
+  const store = { state: { checkpoint: null, progress: null },
+    async load() { return this.state; }, async saveProgress(p) { this.state = { ...this.state, progress: p }; },
+    async clearProgress() { this.state = { ...this.state, progress: null }; },
+    async commit(c) { this.state = { checkpoint: c, progress: null }; } };
+  const report = await sdk.sync({ client, checkpointStore: store, upsert: (ps) => ps.forEach((p) => rows.set(p.id, p)) });
+  await client.close();
+  process.stdout.write(JSON.stringify({ rows: rows.size, report, isError: new sdk.ServerError({ message: 'x' }) instanceof sdk.CatalogError }));
+})();
+`;
+
+describe('packaging', () => {
+  it('the packed package.json names no workspace or catalog protocol among its dependencies', async () => {
+    const installed = JSON.parse(
+      await readFile(join(scratch, 'node_modules/@catalog/sdk/package.json'), 'utf8'),
+    );
+    expect(JSON.stringify(installed.dependencies)).not.toMatch(/workspace:|catalog:/);
+    expect(installed.dependencies['@catalog/contracts']).toBeUndefined();
+  });
+
+  it.each([
+    ['CJS', 'index.cjs', "const sdk = require('@catalog/sdk');"],
+    [
+      'ESM',
+      'index.mjs',
+      "import * as sdk from '@catalog/sdk'; import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    ],
+  ])('the installed tarball works from %s: a full sync against the real servers', async (_, file, load) => {
+    await writeFile(join(scratch, file), usage(load));
+    const { stdout } = await run(process.execPath, [file], {
+      cwd: scratch,
+      env: {
+        PATH: process.env.PATH ?? '',
+        BASE: stack.baseUrl,
+        AUTH: stack.authUrl,
+        ID: credentials.clientId,
+        SECRET: credentials.clientSecret,
+      },
+    });
+    const result = JSON.parse(stdout);
+    expect(result.rows).toBe((await stack.liveProductIds()).length);
+    expect(result.report.checkpoint).toEqual(expect.any(String));
+    expect(result.isError).toBe(true);
+  });
+
+  it.runIf(process.env.CATALOG_MACHINE_NODE)(
+    "the installed tarball works on the machine's Node (20 on CI), ESM and CJS",
+    async () => {
+      const node = process.env.CATALOG_MACHINE_NODE ?? '';
+      for (const file of ['index.cjs', 'index.mjs']) {
+        const { stdout } = await run(node, [file], {
+          cwd: scratch,
+          env: {
+            PATH: process.env.PATH ?? '',
+            BASE: stack.baseUrl,
+            AUTH: stack.authUrl,
+            ID: credentials.clientId,
+            SECRET: credentials.clientSecret,
+          },
+        });
+        expect(JSON.parse(stdout).rows).toBe((await stack.liveProductIds()).length);
+      }
+      const bin = join(scratch, 'node_modules/@catalog/sdk/dist/cli/bin.js');
+      expect((await run(node, [bin, '--help'], { cwd: scratch })).stdout).toContain('--checkpoint');
+    },
+  );
+
+  it('the catalog-sync bin is installed and prints its usage', async () => {
+    const { stdout } = await run(join(scratch, 'node_modules/.bin/catalog-sync'), ['--help'], {
+      cwd: scratch,
+    });
+    expect(stdout).toContain('--checkpoint');
+  });
+});
