@@ -18,11 +18,17 @@ export interface SpawnOptions {
   readonly entry: string;
   readonly env: Record<string, string>;
   readonly timeoutMs?: number;
+  /**
+   * Resolve workspace packages to their TypeScript sources (the default, for tests of one package).
+   * False runs the built output exactly as `pnpm start` does.
+   */
+  readonly sourceConditions?: boolean;
 }
 
 /** Runs a server's real entry point in a child process with the given environment. */
 export function runEntry(options: SpawnOptions): ChildProcess {
-  return spawn(process.execPath, ['--conditions=source', '--enable-source-maps', options.entry], {
+  const conditions = options.sourceConditions === false ? [] : ['--conditions=source'];
+  return spawn(process.execPath, [...conditions, '--enable-source-maps', options.entry], {
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,0 +1,204 @@
+// Both servers started from their build output on a fresh DATA_DIR, exactly as `pnpm start` runs
+// them (`node --enable-source-maps dist/main.js`, the default demo catalogue), and everything an
+// integrator or an administrator does around them done the documented way: the admin user through
+// the operator CLI, clients through POST /oauth/clients, tokens from the token endpoint.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { GrantableScope } from '@catalog/contracts';
+import { requestAccessToken, type SpawnedService, spawnService } from '@catalog/server-runtime/testing';
+import { Agent, type Dispatcher, request } from 'undici';
+
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const builtEntry = {
+  api: join(repoRoot, 'apps/catalog-api/dist/main.js'),
+  auth: join(repoRoot, 'apps/auth-server/dist/main.js'),
+  adminCli: join(repoRoot, 'apps/operator-cli/dist/admin-cli.js'),
+} as const;
+
+export type ServerName = 'api' | 'auth';
+
+export interface Credentials {
+  readonly clientId: string;
+  readonly clientSecret: string;
+}
+
+export interface JsonReply {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  /** The parsed body, or the raw text when it is not JSON. */
+  readonly body: unknown;
+  readonly text: string;
+}
+
+export interface StackOptions {
+  /** Extra environment for both servers (for example the RATE_LIMIT_* settings). */
+  readonly env?: Record<string, string>;
+  /** DEMO_CATALOGUE_PRODUCTS; `pnpm start`'s default (5,000) when absent. */
+  readonly demoProducts?: number;
+  /** Rate limits stay at their defaults only when asked: most suites need them off. */
+  readonly rateLimits?: 'default' | 'off';
+}
+
+export interface E2EStack {
+  readonly dataDir: string;
+  /** PEM of the local CA under DATA_DIR/tls. */
+  readonly ca: string;
+  readonly baseUrl: string;
+  readonly authUrl: string;
+  readonly dispatcher: Dispatcher;
+  service(name: ServerName): SpawnedService;
+  /** An administrator's ID token, from `pnpm --silent admin token` against this stack. */
+  adminIdToken(): Promise<string>;
+  /** A client created through POST /oauth/clients, as an administrator would. */
+  createClient(
+    scopes?: readonly GrantableScope[],
+    body?: Record<string, unknown>,
+  ): Promise<Credentials & { readonly created: Record<string, unknown> }>;
+  /** A client-credentials access token for the given scopes (unprefixed). */
+  accessToken(credentials: Credentials, scopes?: readonly GrantableScope[]): Promise<string>;
+  /** One HTTPS request to the API (a path relative to the base URL) with an optional bearer token. */
+  api(
+    path: string,
+    options?: { method?: string; token?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<JsonReply>;
+  /** kill -9 one server: no shutdown hooks run. */
+  kill(name: ServerName): Promise<void>;
+  /** Starts a stopped or killed server again on the same port and DATA_DIR. */
+  restart(name: ServerName): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const ADMIN_PASSWORD = 'correct horse battery staple';
+
+export async function startE2EStack(options: StackOptions = {}): Promise<E2EStack> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'e2e-stack-'));
+  const limitsOff =
+    options.rateLimits === 'default' ? {} : { RATE_LIMIT_RPS: '0', RATE_LIMIT_IP_PER_5MIN: '0' };
+  const demo =
+    options.demoProducts === undefined ? {} : { DEMO_CATALOGUE_PRODUCTS: String(options.demoProducts) };
+  const authEnv = (port: number) => ({ DATA_DIR: dataDir, AUTH_SERVER_PORT: String(port), ...options.env });
+  const services: Record<ServerName, SpawnedService> = {} as Record<ServerName, SpawnedService>;
+  services.auth = await spawnService({ entry: builtEntry.auth, env: authEnv(0), sourceConditions: false });
+  const authUrl = services.auth.url;
+  const apiEnv = (port: number) => ({
+    DATA_DIR: dataDir,
+    CATALOG_API_PORT: String(port),
+    PUBLIC_AUTH_URL: authUrl,
+    ...limitsOff,
+    ...demo,
+    ...options.env,
+  });
+  services.api = await spawnService({
+    entry: builtEntry.api,
+    env: apiEnv(0),
+    sourceConditions: false,
+    timeoutMs: 180_000,
+  });
+  const ports = { api: services.api.port, auth: services.auth.port };
+  const envFor = { api: () => apiEnv(ports.api), auth: () => authEnv(ports.auth) };
+  const ca = await readFile(join(dataDir, 'tls', 'ca.pem'), 'utf8');
+  const dispatcher = new Agent({ connect: { ca } });
+  const baseUrl = services.api.url;
+
+  let adminEmail: string | undefined;
+  const runAdminCli = async (args: string[]): Promise<string> => {
+    const child = spawn(process.execPath, ['--enable-source-maps', builtEntry.adminCli, ...args], {
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PUBLIC_AUTH_URL: authUrl, ADMIN_PASSWORD },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const [code] = (await once(child, 'exit')) as [number | null];
+    if (code !== 0) throw new Error(`admin ${args.join(' ')} exited with ${code}:\n${stderr}${stdout}`);
+    return stdout;
+  };
+
+  const api: E2EStack['api'] = async (path, requestOptions = {}) => {
+    const headers: Record<string, string> = { ...requestOptions.headers };
+    if (requestOptions.token !== undefined) headers.authorization = `Bearer ${requestOptions.token}`;
+    let body: string | undefined;
+    if (requestOptions.body !== undefined) {
+      body = JSON.stringify(requestOptions.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const reply = await request(`${baseUrl}${path}`, {
+      method: (requestOptions.method ?? 'GET') as Dispatcher.HttpMethod,
+      headers,
+      body,
+      dispatcher,
+    });
+    const text = await reply.body.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // Not JSON: the raw text is the body (the docs page, a plain-text refusal).
+    }
+    return { status: reply.statusCode, headers: reply.headers, body: parsed, text };
+  };
+
+  const stack: E2EStack = {
+    dataDir,
+    ca,
+    baseUrl,
+    authUrl,
+    dispatcher,
+    service: (name) => services[name],
+    async adminIdToken() {
+      if (adminEmail === undefined) {
+        adminEmail = `admin.${Date.now()}@example.test`;
+        await runAdminCli(['users', 'add', '--email', adminEmail, '--group', 'admin']);
+      }
+      return (await runAdminCli(['token', '--email', adminEmail])).trim();
+    },
+    async createClient(scopes = ['products.read', 'brands.read'], body = {}) {
+      const reply = await api('/oauth/clients', {
+        method: 'POST',
+        token: await stack.adminIdToken(),
+        body: { clientName: `e2e client ${Date.now()}`, scopes, ...body },
+      });
+      if (reply.status !== 201) throw new Error(`POST /oauth/clients → ${reply.status}: ${reply.text}`);
+      const created = reply.body as Record<string, unknown>;
+      return { clientId: String(created.clientId), clientSecret: String(created.clientSecret), created };
+    },
+    async accessToken(credentials, scopes = ['products.read', 'brands.read']) {
+      const reply = await requestAccessToken({ authUrl, ca, ...credentials, scopes });
+      if (reply.token === undefined) throw new Error(`token request → ${reply.status}: ${reply.body}`);
+      return reply.token;
+    },
+    api,
+    async kill(name) {
+      const child = services[name].child;
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGKILL');
+      await exited;
+    },
+    async restart(name) {
+      const child = services[name].child;
+      if (child.exitCode === null && child.signalCode === null) await services[name].stop();
+      services[name] = await spawnService({
+        entry: builtEntry[name],
+        env: envFor[name](),
+        sourceConditions: false,
+        timeoutMs: 180_000,
+      });
+    },
+    async stop() {
+      await Promise.all([services.api.stop(), services.auth.stop()]);
+      await dispatcher.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+  return stack;
+}
