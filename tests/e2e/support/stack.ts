@@ -107,6 +107,7 @@ export async function startE2EStack(options: StackOptions = {}): Promise<E2EStac
   let adminEmail: string | undefined;
   const runAdminCli = async (args: string[]): Promise<string> => {
     const child = spawn(process.execPath, ['--enable-source-maps', builtEntry.adminCli, ...args], {
+      // biome-ignore lint/style/noProcessEnv: the child needs the PATH pnpm prepared (the pinned Node).
       env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PUBLIC_AUTH_URL: authUrl, ADMIN_PASSWORD },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -134,7 +135,7 @@ export async function startE2EStack(options: StackOptions = {}): Promise<E2EStac
     const reply = await request(`${baseUrl}${path}`, {
       method: (requestOptions.method ?? 'GET') as Dispatcher.HttpMethod,
       headers,
-      body,
+      ...(body === undefined ? {} : { body }),
       dispatcher,
     });
     const text = await reply.body.text();
