@@ -1,7 +1,5 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { rawRequest } from '@catalog/server-runtime/testing';
+import { rawRequest, runToExit } from '@catalog/server-runtime/testing';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/test-server.ts';
@@ -20,26 +18,12 @@ afterAll(async () => {
 });
 
 async function admin(args: string[], options: { stdin?: string; env?: Record<string, string> } = {}) {
-  const child = spawn(process.execPath, ['--conditions=source', ADMIN_CLI, ...args], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      DATA_DIR: server.dataDir,
-      AUTH_SERVER_PORT: new URL(server.url).port,
-      ...options.env,
-    },
-    stdio: ['pipe', 'pipe', 'pipe'],
+  return runToExit({
+    entry: ADMIN_CLI,
+    args,
+    stdin: options.stdin ?? '',
+    env: { DATA_DIR: server.dataDir, AUTH_SERVER_PORT: new URL(server.url).port, ...options.env },
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  child.stdin.end(options.stdin ?? '');
-  const [code] = (await once(child, 'exit')) as [number | null];
-  return { code, stdout, stderr };
 }
 
 describe('pnpm admin (operator CLI for the token server)', () => {

@@ -2,14 +2,18 @@
 // them (`node --enable-source-maps dist/main.js`, the default demo catalogue), and everything an
 // integrator or an administrator does around them done the documented way: the admin user through
 // the operator CLI, clients through POST /oauth/clients, tokens from the token endpoint.
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { GrantableScope } from '@catalog/contracts';
-import { requestAccessToken, type SpawnedService, spawnService } from '@catalog/server-runtime/testing';
+import {
+  requestAccessToken,
+  runToExit,
+  type SpawnedService,
+  spawnService,
+} from '@catalog/server-runtime/testing';
 import { Agent, type Dispatcher, request } from 'undici';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -106,22 +110,15 @@ export async function startE2EStack(options: StackOptions = {}): Promise<E2EStac
 
   let adminEmail: string | undefined;
   const runAdminCli = async (args: string[]): Promise<string> => {
-    const child = spawn(process.execPath, ['--enable-source-maps', builtEntry.adminCli, ...args], {
-      // biome-ignore lint/style/noProcessEnv: the child needs the PATH pnpm prepared (the pinned Node).
-      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PUBLIC_AUTH_URL: authUrl, ADMIN_PASSWORD },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const result = await runToExit({
+      entry: builtEntry.adminCli,
+      args,
+      sourceConditions: false,
+      env: { DATA_DIR: dataDir, PUBLIC_AUTH_URL: authUrl, ADMIN_PASSWORD },
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const [code] = (await once(child, 'exit')) as [number | null];
-    if (code !== 0) throw new Error(`admin ${args.join(' ')} exited with ${code}:\n${stderr}${stdout}`);
-    return stdout;
+    if (result.code !== 0)
+      throw new Error(`admin ${args.join(' ')} exited with ${result.code}:\n${result.output}`);
+    return result.stdout;
   };
 
   const api: E2EStack['api'] = async (path, requestOptions = {}) => {

@@ -2,6 +2,7 @@
 
 export { requestAccessToken } from './request-access-token.ts';
 export {
+  type ExitResult,
   type RawReply,
   rawRequest,
   runEntry,

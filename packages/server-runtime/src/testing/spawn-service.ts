@@ -23,29 +23,51 @@ export interface SpawnOptions {
    * False runs the built output exactly as `pnpm start` does.
    */
   readonly sourceConditions?: boolean;
+  /** Command-line arguments after the entry (for command-line tools). */
+  readonly args?: readonly string[];
+  /** Written to the child's stdin, which is then closed; stdin is ignored when absent. */
+  readonly stdin?: string;
 }
 
-/** Runs a server's real entry point in a child process with the given environment. */
+/** Runs a real entry point (a server or a command-line tool) in a child process with the given environment. */
 export function runEntry(options: SpawnOptions): ChildProcess {
   const conditions = options.sourceConditions === false ? [] : ['--conditions=source'];
-  return spawn(process.execPath, [...conditions, '--enable-source-maps', options.entry], {
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...conditions, '--enable-source-maps', options.entry, ...(options.args ?? [])],
+    {
+      env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...options.env },
+      stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    },
+  );
+  if (options.stdin !== undefined) child.stdin?.end(options.stdin);
+  return child;
+}
+
+export interface ExitResult {
+  readonly code: number | null;
+  /** stdout and stderr interleaved as they arrived. */
+  readonly output: string;
+  readonly stdout: string;
+  readonly stderr: string;
 }
 
 /** Collects a child's output and resolves with its exit code. */
-export async function runToExit(options: SpawnOptions): Promise<{ code: number | null; output: string }> {
+export async function runToExit(options: SpawnOptions): Promise<ExitResult> {
   const child = runEntry(options);
   let output = '';
+  let stdout = '';
+  let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
+    stdout += chunk.toString();
   });
   child.stderr?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
+    stderr += chunk.toString();
   });
   const [code] = (await once(child, 'exit')) as [number | null];
-  return { code, output };
+  return { code, output, stdout, stderr };
 }
 
 /** Starts a server process and resolves once it logged that it listens. */
