@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,7 @@ import {
   rawRequest,
   requestAccessToken,
   type SpawnedService,
-  spawnService,
+  spawnServerPair,
 } from '@catalog/server-runtime/testing';
 import {
   type CatalogStore,
@@ -71,22 +71,19 @@ export async function startStack(
   options: { demoProducts?: number; env?: Record<string, string> } = {},
 ): Promise<Stack> {
   const dataDir = await mkdtemp(join(tmpdir(), 'catalog-stack-'));
-  const auth = await spawnService({ entry: authEntry, env: { DATA_DIR: dataDir, AUTH_SERVER_PORT: '0' } });
-  const api = await spawnService({
-    entry: apiEntry,
-    env: {
-      DATA_DIR: dataDir,
-      CATALOG_API_PORT: '0',
-      PUBLIC_AUTH_URL: auth.url,
+  const { auth, api, ca } = await spawnServerPair({
+    dataDir,
+    authEntry,
+    apiEntry,
+    apiEnv: {
       DEMO_CATALOGUE_PRODUCTS: String(options.demoProducts ?? 0),
       RATE_LIMIT_RPS: '0',
       RATE_LIMIT_IP_PER_5MIN: '0',
       USAGE_FLUSH_MS: '100',
       ...options.env,
     },
-    timeoutMs: 60_000,
+    apiTimeoutMs: 60_000,
   });
-  const ca = await readFile(join(dataDir, 'tls', 'ca.pem'), 'utf8');
   const store = openSqliteCatalogStore({ databasePath: catalogDatabasePath(dataDir), searchWorkers: 1 });
   const pepper = await loadClientSecretPepper({ dataDir });
 

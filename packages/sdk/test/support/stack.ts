@@ -1,14 +1,14 @@
 // Both real servers as child processes on one temporary DATA_DIR, as `pnpm start` runs them, plus
-// M2M clients created straight in the store. Mirrors apps/catalog-api/test/support/stack.ts.
+// M2M clients created straight in the store.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAdminUser, obtainAdminIdToken } from '@catalog/auth-server/admin';
 import type { GrantableScope } from '@catalog/contracts';
 import { generateClientSecret, hashClientSecret, loadClientSecretPepper } from '@catalog/server-runtime';
-import { type SpawnedService, spawnService } from '@catalog/server-runtime/testing';
+import { type SpawnedService, spawnServerPair } from '@catalog/server-runtime/testing';
 import { type CatalogStore, catalogDatabasePath, openSqliteCatalogStore } from '@catalog/store';
 
 const apiEntry = fileURLToPath(new URL('../../../../apps/catalog-api/src/main.ts', import.meta.url));
@@ -44,21 +44,17 @@ export async function startStack(
   options: { demoProducts?: number; env?: Record<string, string> } = {},
 ): Promise<Stack> {
   const dataDir = await mkdtemp(join(tmpdir(), 'sdk-stack-'));
-  const auth = await spawnService({ entry: authEntry, env: { DATA_DIR: dataDir, AUTH_SERVER_PORT: '0' } });
-  const api = await spawnService({
-    entry: apiEntry,
-    env: {
-      DATA_DIR: dataDir,
-      CATALOG_API_PORT: '0',
-      PUBLIC_AUTH_URL: auth.url,
+  const { auth, api, ca } = await spawnServerPair({
+    dataDir,
+    authEntry,
+    apiEntry,
+    apiEnv: {
       DEMO_CATALOGUE_PRODUCTS: String(options.demoProducts ?? 0),
       RATE_LIMIT_RPS: '0',
       RATE_LIMIT_IP_PER_5MIN: '0',
       ...options.env,
     },
-    timeoutMs: 120_000,
   });
-  const ca = await readFile(join(dataDir, 'tls', 'ca.pem'), 'utf8');
   const databasePath = catalogDatabasePath(dataDir);
   const store = openSqliteCatalogStore({ databasePath, searchWorkers: 1 });
   const pepper = await loadClientSecretPepper({ dataDir });
