@@ -28,6 +28,7 @@ export {
 } from './import/import-products.ts';
 export type * from './model/admin-user.ts';
 export type * from './model/brand.ts';
+export { externalProductJson, type ProductView, projectProduct } from './model/external-product.ts';
 export type * from './model/m2m-client.ts';
 export { CLIENT_SCOPES, isClientUsable } from './model/m2m-client.ts';
 export type * from './model/product.ts';

@@ -6,6 +6,7 @@ import { contractRoute } from '../http/contract-route.ts';
 import { defined, flag } from '../http/defined.ts';
 import { projectReducedProduct } from '../projection/project-catalog.ts';
 import { fieldSelection, projectProduct } from '../projection/project-product.ts';
+import { searchResponseJson } from '../projection/search-response.ts';
 import type { RouteDeps } from './route-deps.ts';
 
 // RFC 9745: the moment the deprecated list was deprecated, as @<unix seconds>.
@@ -14,41 +15,32 @@ const LIST_DEPRECATED_AT = '@1767225600';
 /** GET /products/search, GET /products/{productId} and the deprecated GET /products (spec 4.1). */
 export function catalogProductRoutes(router: Router<AppState>, { store, guards }: RouteDeps): void {
   contractRoute(router, guards, 'searchProducts', async (ctx, { query }) => {
-    const page = await store.productSearch.search({
-      ...defined({
-        q: query.q,
-        brandName: query.brandName,
-        updatedAfter: query.updatedAfter,
-        includeArchived: flag(query.includeArchived),
-        displayOnWeb: flag(query.displayOnWeb),
-        sort: query.sort,
-        order: query.sort === undefined ? undefined : query.order,
-        syncToken: query.syncToken,
-        includeAggregations: flag(query.includeAggregations),
-      }),
-      channel: ctx.state.channel,
-      from: query.from,
-      size: query.size,
-    });
     const view = {
       channel: ctx.state.channel,
       withRelationCodes: false,
       fields: fieldSelection(query.fields),
     };
-    ctx.body = {
-      data: page.products.map((product) => projectProduct(product, view)),
-      pagination: {
-        total: page.total,
-        totalIsLowerBound: page.totalIsLowerBound,
-        from: page.from,
-        size: page.size,
-        hasMore: page.hasMore,
-        syncToken: page.syncToken,
+    const page = await store.productSearch.searchDocuments(
+      {
+        ...defined({
+          q: query.q,
+          brandName: query.brandName,
+          updatedAfter: query.updatedAfter,
+          includeArchived: flag(query.includeArchived),
+          displayOnWeb: flag(query.displayOnWeb),
+          sort: query.sort,
+          order: query.sort === undefined ? undefined : query.order,
+          syncToken: query.syncToken,
+          includeAggregations: flag(query.includeAggregations),
+        }),
+        channel: ctx.state.channel,
+        from: query.from,
+        size: query.size,
       },
-      syncToken: page.syncToken,
-      meta: { queryTimeMs: page.queryTimeMs, source: page.source },
-      ...(page.aggregations ? { aggregations: page.aggregations } : {}),
-    };
+      view,
+    );
+    ctx.type = 'application/json; charset=utf-8';
+    ctx.body = searchResponseJson(page);
   });
 
   contractRoute(router, guards, 'getProduct', async (ctx, { params }) => {

@@ -55,6 +55,11 @@ export interface ProductSearchPage {
   source: string;
 }
 
+/** The same page with each hit already in its external representation (spec 2.1), as JSON text. */
+export interface ProductDocumentPage extends Omit<ProductSearchPage, 'products'> {
+  documents: string[];
+}
+
 export interface BrandSearchQuery {
   q?: string;
   from?: number;

@@ -35,3 +35,16 @@ export function matchAllTerms(terms: readonly string[]): string {
 export function matchAllTermsIn(column: string, terms: readonly string[]): string {
   return `{${column}} : (${matchAllTerms(terms)})`;
 }
+
+/**
+ * The product index also holds `archived` ("0" or "1"): product text matches name the text columns,
+ * so that a term such as "1" cannot match that state.
+ */
+export function matchProductText(terms: readonly string[]): string {
+  return `{name description product_code erp_code} : (${matchAllTerms(terms)})`;
+}
+
+/** Product text matches that are not archived, decided inside the full-text index. */
+export function matchLiveProductText(terms: readonly string[]): string {
+  return `(${matchProductText(terms)}) NOT {archived} : "1"`;
+}

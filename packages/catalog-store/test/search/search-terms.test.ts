@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { identifierKey } from '../../src/search/identifier-key.ts';
-import { matchAllTerms, matchAllTermsIn, searchTerms } from '../../src/search/search-terms.ts';
+import {
+  matchAllTerms,
+  matchAllTermsIn,
+  matchLiveProductText,
+  matchProductText,
+  searchTerms,
+} from '../../src/search/search-terms.ts';
 
 describe('q terms', () => {
   it('folds case and accents and splits on whitespace', () => {
@@ -14,6 +20,13 @@ describe('q terms', () => {
   it('makes every term a prefix phrase, AND-ed, with quotes escaped', () => {
     expect(matchAllTerms(['ab-100', 'say"xy'])).toBe('"ab-100"* AND "say""xy"*');
     expect(matchAllTermsIn('name', ['drill'])).toBe('{name} : ("drill"*)');
+  });
+
+  it('restricts product matches to the text columns, and live ones to archived "0" in the index', () => {
+    expect(matchProductText(['drill'])).toBe('{name description product_code erp_code} : ("drill"*)');
+    expect(matchLiveProductText(['drill'])).toBe(
+      '({name description product_code erp_code} : ("drill"*)) NOT {archived} : "1"',
+    );
   });
 
   it('matches a one-character last token after another token whole, not as a prefix', () => {

@@ -1,7 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { ProductAggregations } from '../../../model/search.ts';
 import type { NormalisedProductQuery } from '../../../search/normalise-product-query.ts';
-import { matchAllTerms } from '../../../search/search-terms.ts';
+import { matchProductText } from '../../../search/search-terms.ts';
 import { statement } from '../statement-cache.ts';
 import { bind, type Params } from './bind.ts';
 import { drivenByFilter, FROM_TEXT, IN_TEXT_MATCHES } from './bucket-sql.ts';
@@ -63,7 +63,7 @@ function matchSetCombinations(
       parts.push({
         sql: `SELECT ${COMBINATION} ${drivenByFilter(query) ? `FROM products p WHERE ${IN_TEXT_MATCHES}` : FROM_TEXT}${filters.sql}
           AND p.seq NOT IN (SELECT value FROM json_each(:hits)) ${GROUP_BY}`,
-        params: { ...filters.params, match: matchAllTerms(query.terms), hits },
+        params: { ...filters.params, match: matchProductText(query.terms), hits },
       });
     }
   }

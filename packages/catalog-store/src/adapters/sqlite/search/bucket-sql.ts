@@ -26,7 +26,15 @@ export interface BucketContext {
 /** Streams text matches in rowid (= seq) order, joined to their product. */
 export const FROM_TEXT =
   'FROM product_fts JOIN products p ON p.seq = product_fts.rowid WHERE product_fts MATCH :match';
-export const NOT_IDENTIFIER_HIT = ' AND p.seq NOT IN (SELECT value FROM json_each(:excluded))';
+
+/**
+ * Leaves the identifier hits out of a text bucket. Without hits (the usual case) the condition is
+ * left out altogether: even an empty list costs a per-row probe, 0.15 ms over 2,000 matches.
+ */
+export function notIdentifierHit(ctx: BucketContext, column = 'p.seq'): string {
+  return ctx.excluded === '[]' ? '' : ` AND ${column} NOT IN (SELECT value FROM json_each(:excluded))`;
+}
+
 /**
  * FTS5 rebuilds a prefix term's whole doclist on every evaluation, so a per-row membership test
  * (EXISTS ... rowid = p.seq) pays a full scan each time. `IN (subquery)` builds the match list

@@ -1,4 +1,4 @@
-import { matchAllTerms } from '../../../search/search-terms.ts';
+import { matchLiveProductText, matchProductText } from '../../../search/search-terms.ts';
 import { statement } from '../statement-cache.ts';
 import { bind, type Params } from './bind.ts';
 import {
@@ -6,7 +6,7 @@ import {
   drivenByFilter,
   FROM_TEXT,
   IN_TEXT_MATCHES,
-  NOT_IDENTIFIER_HIT,
+  notIdentifierHit,
 } from './bucket-sql.ts';
 
 function count(ctx: BucketContext, sql: string, params: Params): number {
@@ -38,14 +38,22 @@ export function countMatches(ctx: BucketContext, identifierHits: number, limit: 
     return count(ctx, sql, { ...ctx.filters.params, cap: limit });
   }
   if (terms.length === 0) return identifierHits;
+  const cap = Math.max(1, limit - identifierHits);
+  if (onlyArchivedFilter(ctx.query)) {
+    // Nothing to test on the products row: the index alone counts, archived state included.
+    const match = ctx.query.includeArchived ? matchProductText(terms) : matchLiveProductText(terms);
+    const sql = `SELECT count(*) AS n FROM (SELECT 1 FROM product_fts WHERE product_fts MATCH :match${notIdentifierHit(ctx, 'rowid')}
+      LIMIT :cap)`;
+    return identifierHits + count(ctx, sql, { match, excluded: ctx.excluded, cap });
+  }
   // Streaming the text matches stops at the cap; with a selective filter, the filter drives instead.
   const source = drivenByFilter(ctx.query) ? `FROM products p WHERE ${IN_TEXT_MATCHES}` : FROM_TEXT;
-  const sql = `SELECT count(*) AS n FROM (SELECT 1 ${source}${ctx.filters.sql}${NOT_IDENTIFIER_HIT} LIMIT :cap)`;
+  const sql = `SELECT count(*) AS n FROM (SELECT 1 ${source}${ctx.filters.sql}${notIdentifierHit(ctx)} LIMIT :cap)`;
   const params = {
     ...ctx.filters.params,
-    match: matchAllTerms(terms),
+    match: matchProductText(terms),
     excluded: ctx.excluded,
-    cap: Math.max(1, limit - identifierHits),
+    cap,
   };
   return identifierHits + count(ctx, sql, params);
 }

@@ -1,4 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
+import { externalProductJson, type ProductView } from '../../../model/external-product.ts';
 import type { ProductRecord } from '../../../model/product.ts';
 import type { ProductAggregations } from '../../../model/search.ts';
 import type { NormalisedProductQuery } from '../../../search/normalise-product-query.ts';
@@ -30,6 +31,38 @@ export interface ProductSearchOutcome {
   total: number;
   totalIsLowerBound: boolean;
   aggregations?: ProductAggregations;
+}
+
+/** The outcome with its hits rendered in the worker: only strings cross back to the main thread. */
+export interface ProductDocumentOutcome extends Omit<ProductSearchOutcome, 'products'> {
+  documents: string[];
+}
+
+/** Loads full records in the order of `seqs` (readProductsBySeq, or a worker's RecordCache). */
+export type Hydrate = (db: DatabaseSync, seqs: readonly number[]) => ProductRecord[];
+
+const rendered = new WeakMap<ProductRecord, { view: string; json: string }>();
+
+function viewKey(view: ProductView): string {
+  const fields = view.fields === undefined ? '*' : [...view.fields].sort().join(',');
+  return `${view.channel ?? ''}\n${view.withRelationCodes}\n${fields}`;
+}
+
+/**
+ * Renders the hits in the worker. A cached record keeps its JSON for the last view it was
+ * rendered for (callers mostly share one view); it goes with the record when the cache drops it.
+ */
+export function renderDocuments(outcome: ProductSearchOutcome, view: ProductView): ProductDocumentOutcome {
+  const { products, ...rest } = outcome;
+  const key = viewKey(view);
+  const documents = products.map((product) => {
+    const memo = rendered.get(product);
+    if (memo?.view === key) return memo.json;
+    const json = externalProductJson(product, view);
+    rendered.set(product, { view: key, json });
+    return json;
+  });
+  return { ...rest, documents };
 }
 
 interface BucketRow extends Row {
@@ -65,7 +98,11 @@ function collectRows(
 }
 
 /** One page, proven complete within one read snapshot, or an exception. */
-export function runProductSearch(db: DatabaseSync, job: ProductSearchJob): ProductSearchOutcome {
+export function runProductSearch(
+  db: DatabaseSync,
+  job: ProductSearchJob,
+  hydrate: Hydrate = readProductsBySeq,
+): ProductSearchOutcome {
   return inReadTransaction(db, () => {
     const { query } = job;
     const filters = filterSql(db, query);
@@ -91,7 +128,7 @@ export function runProductSearch(db: DatabaseSync, job: ProductSearchJob): Produ
     ctx.saturated = totals.totalIsLowerBound;
     rows ??= collectRows(ctx, identifierHits, job.after, want);
     const pageRows = rows.slice(query.from, query.from + query.size);
-    const products = readProductsBySeq(
+    const products = hydrate(
       db,
       pageRows.map((row) => row.seq),
     );

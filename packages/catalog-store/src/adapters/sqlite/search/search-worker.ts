@@ -2,21 +2,34 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../open-database.ts';
 import { failureKind } from './engine-failures.ts';
+import { RecordCache } from './record-cache.ts';
 import { runBrandSearch } from './run-brand-search.ts';
-import { runProductSearch } from './run-product-search.ts';
+import { type Hydrate, renderDocuments, runProductSearch } from './run-product-search.ts';
 import type { WorkerReply, WorkerRequest, WorkerSetup } from './worker-protocol.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('search-worker must run as a worker thread');
 const setup = workerData as WorkerSetup;
 const db = openDatabase(setup.databasePath, { readOnly: true });
+// Some 5 MB of records at most; emptied by any commit of another connection.
+const records = new RecordCache(2000);
+const hydrate: Hydrate = (connection, seqs) => records.read(connection, seqs);
+
+function run(request: WorkerRequest): Extract<WorkerReply, { ok: true }>['result'] {
+  switch (request.kind) {
+    case 'products':
+      return runProductSearch(db, request.job, hydrate);
+    case 'product-documents':
+      return renderDocuments(runProductSearch(db, request.job, hydrate), request.view);
+    case 'brands':
+      return runBrandSearch(db, request.job);
+  }
+}
 
 port.on('message', (request: WorkerRequest) => {
   let reply: WorkerReply;
   try {
-    const result =
-      request.kind === 'products' ? runProductSearch(db, request.job) : runBrandSearch(db, request.job);
-    reply = { id: request.id, ok: true, result };
+    reply = { id: request.id, ok: true, result: run(request) };
   } catch (error) {
     reply = {
       id: request.id,

@@ -1,4 +1,6 @@
+import type { ProductView } from '../../../model/external-product.ts';
 import {
+  type ProductDocumentPage,
   type ProductSearchPage,
   type ProductSearchQuery,
   REPORTED_TOTAL_CAP,
@@ -7,9 +9,12 @@ import type { ProductSearch } from '../../../ports/product-search.ts';
 import { normaliseProductQuery } from '../../../search/normalise-product-query.ts';
 import { queryFingerprint } from '../../../search/query-fingerprint.ts';
 import { decodeSyncToken, encodeSyncToken } from '../../../search/sync-token.ts';
+import type { ProductSearchJob, ProductSearchOutcome } from './run-product-search.ts';
 import type { SearchWorkerPool } from './worker-pool.ts';
 
 export const SQLITE_SEARCH_SOURCE = 'sqlite-fts5';
+
+type PageOf<Hits> = Omit<ProductSearchPage, 'products'> & Hits;
 
 export class SqliteProductSearch implements ProductSearch {
   readonly #pool: SearchWorkerPool;
@@ -20,7 +25,19 @@ export class SqliteProductSearch implements ProductSearch {
     this.#secret = syncTokenSecret;
   }
 
-  async search(query: ProductSearchQuery): Promise<ProductSearchPage> {
+  search(query: ProductSearchQuery): Promise<ProductSearchPage> {
+    return this.#page(query, (job) => this.#pool.run({ kind: 'products', job }));
+  }
+
+  searchDocuments(query: ProductSearchQuery, view: ProductView): Promise<ProductDocumentPage> {
+    return this.#page(query, (job) => this.#pool.run({ kind: 'product-documents', job, view }));
+  }
+
+  /** Normalises the query, opens its cursor, runs the job in a worker and signs the next cursor. */
+  async #page<Hits extends object>(
+    query: ProductSearchQuery,
+    run: (job: ProductSearchJob) => Promise<Omit<ProductSearchOutcome, 'products'> & Hits>,
+  ): Promise<PageOf<Hits>> {
     const started = performance.now();
     const normalised = normaliseProductQuery(query);
     const queryHash = queryFingerprint(normalised);
@@ -29,38 +46,29 @@ export class SqliteProductSearch implements ProductSearch {
       query.syncToken === undefined
         ? null
         : decodeSyncToken(this.#secret, query.syncToken, { queryHash, now });
-    const outcome = await this.#pool.run({
-      kind: 'products',
-      job: {
-        query: normalised,
-        after: cursor,
-        knownTotal:
-          cursor === null ? null : { total: cursor.total, totalIsLowerBound: cursor.totalIsLowerBound },
-        totalCap: REPORTED_TOTAL_CAP,
-      },
+    const { last, total, totalIsLowerBound, hasMore, aggregations, ...hits } = await run({
+      query: normalised,
+      after: cursor,
+      knownTotal:
+        cursor === null ? null : { total: cursor.total, totalIsLowerBound: cursor.totalIsLowerBound },
+      totalCap: REPORTED_TOTAL_CAP,
     });
     const syncToken =
-      outcome.hasMore && outcome.last !== null
-        ? encodeSyncToken(this.#secret, {
-            ...outcome.last,
-            queryHash,
-            total: outcome.total,
-            totalIsLowerBound: outcome.totalIsLowerBound,
-            issuedAt: now,
-          })
+      hasMore && last !== null
+        ? encodeSyncToken(this.#secret, { ...last, queryHash, total, totalIsLowerBound, issuedAt: now })
         : null;
-    const page: ProductSearchPage = {
-      products: outcome.products,
-      total: outcome.total,
-      totalIsLowerBound: outcome.totalIsLowerBound,
+    const page = {
+      ...(hits as unknown as Hits),
+      total,
+      totalIsLowerBound,
       from: normalised.from,
       size: normalised.size,
-      hasMore: outcome.hasMore,
+      hasMore,
       syncToken,
       queryTimeMs: Math.round(performance.now() - started),
       source: SQLITE_SEARCH_SOURCE,
-    };
-    if (outcome.aggregations !== undefined) page.aggregations = outcome.aggregations;
+    } as PageOf<Hits>;
+    if (aggregations !== undefined) page.aggregations = aggregations;
     return page;
   }
 }

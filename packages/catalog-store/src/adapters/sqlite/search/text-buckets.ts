@@ -1,4 +1,4 @@
-import { matchAllTerms, matchAllTermsIn } from '../../../search/search-terms.ts';
+import { matchAllTermsIn, matchProductText } from '../../../search/search-terms.ts';
 import type { CursorPosition } from '../../../search/sync-token.ts';
 import {
   allRows,
@@ -7,7 +7,7 @@ import {
   FROM_TEXT,
   IN_TEXT_MATCHES,
   keysetParams,
-  NOT_IDENTIFIER_HIT,
+  notIdentifierHit,
   ordering,
   type Row,
 } from './bucket-sql.ts';
@@ -29,12 +29,12 @@ function relevanceBucket(
   let sql: string;
   if (drivenByFilter(ctx.query)) {
     const keyset = after === null ? '' : ' AND p.seq > :afterSeq';
-    sql = `SELECT p.seq AS seq, NULL AS k FROM products p WHERE ${IN_TEXT_MATCHES}${keyset}${ctx.filters.sql}${NOT_IDENTIFIER_HIT}
+    sql = `SELECT p.seq AS seq, NULL AS k FROM products p WHERE ${IN_TEXT_MATCHES}${keyset}${ctx.filters.sql}${notIdentifierHit(ctx)}
       ORDER BY p.seq LIMIT :limit`;
   } else {
     // Streams the matches in rowid order and stops at the limit: no match list is built.
     const keyset = after === null ? '' : ' AND product_fts.rowid > :afterSeq';
-    sql = `SELECT p.seq AS seq, NULL AS k ${FROM_TEXT}${keyset}${ctx.filters.sql}${NOT_IDENTIFIER_HIT}
+    sql = `SELECT p.seq AS seq, NULL AS k ${FROM_TEXT}${keyset}${ctx.filters.sql}${notIdentifierHit(ctx)}
       ORDER BY product_fts.rowid LIMIT :limit`;
   }
   return allRows(ctx.db, sql, params);
@@ -66,7 +66,7 @@ function sortedBucket(
   const walk = ctx.saturated || (match === null && indexWalkPays(ctx.query));
   const keyset = after === null ? '' : order.keysetSql(!walk);
   const source = walk ? `products p INDEXED BY ${index}` : 'products p';
-  const text = match === null ? '' : ` AND ${IN_TEXT_MATCHES}${NOT_IDENTIFIER_HIT}`;
+  const text = match === null ? '' : ` AND ${IN_TEXT_MATCHES}${notIdentifierHit(ctx)}`;
   const sql = `SELECT p.seq AS seq, ${order.keyExpr} AS k FROM ${source} WHERE 1${keyset}${ctx.filters.sql}${text}
     ORDER BY ${order.orderSql(!walk)} LIMIT :limit`;
   const params = { ...ctx.filters.params, ...keysetParams(after), excluded: ctx.excluded, limit };
@@ -78,7 +78,7 @@ export function textBuckets(ctx: BucketContext): Bucket[] {
   const { terms, orderBy, identifier } = ctx.query;
   if (identifier === null) return [{ id: 1, fetch: (after, limit) => sortedBucket(ctx, null, after, limit) }];
   if (terms.length === 0) return [];
-  const allTerms = matchAllTerms(terms);
+  const allTerms = matchProductText(terms);
   if (orderBy !== 'relevance')
     return [{ id: 1, fetch: (after, limit) => sortedBucket(ctx, allTerms, after, limit) }];
   const inName = matchAllTermsIn('name', terms);

@@ -1,6 +1,7 @@
+import type { ProductView } from '../../../model/external-product.ts';
 import type { FailureKind } from './engine-failures.ts';
 import type { BrandSearchJob, BrandSearchOutcome } from './run-brand-search.ts';
-import type { ProductSearchJob, ProductSearchOutcome } from './run-product-search.ts';
+import type { ProductDocumentOutcome, ProductSearchJob, ProductSearchOutcome } from './run-product-search.ts';
 
 export interface WorkerSetup {
   databasePath: string;
@@ -8,12 +9,15 @@ export interface WorkerSetup {
 
 export type WorkerRequest =
   | { id: number; kind: 'products'; job: ProductSearchJob }
+  | { id: number; kind: 'product-documents'; job: ProductSearchJob; view: ProductView }
   | { id: number; kind: 'brands'; job: BrandSearchJob };
 
 export type WorkerReply =
-  | { id: number; ok: true; result: ProductSearchOutcome | BrandSearchOutcome }
+  | { id: number; ok: true; result: ProductSearchOutcome | ProductDocumentOutcome | BrandSearchOutcome }
   | { id: number; ok: false; kind: FailureKind; message: string };
 
 export type JobResult<R extends WorkerRequest> = R extends { kind: 'products' }
   ? ProductSearchOutcome
-  : BrandSearchOutcome;
+  : R extends { kind: 'product-documents' }
+    ? ProductDocumentOutcome
+    : BrandSearchOutcome;

@@ -1,0 +1,80 @@
+import { DatabaseSync } from 'node:sqlite';
+import { afterEach, describe, expect, it } from 'vitest';
+import { migrate } from '../../src/adapters/sqlite/migrate.ts';
+import { MIGRATIONS } from '../../src/adapters/sqlite/migrations/index.ts';
+import { openDatabase } from '../../src/adapters/sqlite/open-database.ts';
+import { catalogDatabasePath, openSqliteCatalogStore } from '../../src/index.ts';
+import { aProduct } from '../support/products.ts';
+import { type SqliteStoreHandle, sqliteStore, tempDataDir } from '../support/sqlite-factory.ts';
+
+// The product full-text index holds each product's archived state, so that text counts need not
+// read the products rows (migration 3). These pin what that must not change.
+describe('archived state in the product full-text index', () => {
+  let handle: SqliteStoreHandle | undefined;
+  afterEach(async () => {
+    await handle?.dispose();
+    handle = undefined;
+  });
+
+  it('counts text matches without archived ones, with them on includeArchived, and follows archive/restore', async () => {
+    handle = await sqliteStore();
+    const { store } = handle;
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i += 1)
+      ids.push((await store.products.create(aProduct({ name: `Gasket ${i}` }))).id);
+    const [first, second] = ids as [string, string];
+    await store.products.archive(first);
+    await store.products.archive(second);
+    // size 1: the count runs (the page does not hold every match).
+    expect(await store.productSearch.search({ q: 'gasket', size: 1 })).toMatchObject({
+      total: 3,
+      hasMore: true,
+    });
+    expect(await store.productSearch.search({ q: 'gasket', size: 1, includeArchived: true })).toMatchObject({
+      total: 5,
+    });
+    const restored = await store.products.get(first);
+    await store.products.replace(first, { ...(restored as object), archived: false } as never);
+    expect(await store.productSearch.search({ q: 'gasket', size: 1 })).toMatchObject({ total: 4 });
+  });
+
+  it('never matches a term against the archived state ("0" or "1")', async () => {
+    handle = await sqliteStore();
+    const { store } = handle;
+    // Codes without digits: "0"* and "1"* must find nothing in any text column either.
+    const live = await store.products.create(aProduct({ name: 'Valve', productCode: 'VX-AA' }));
+    const gone = await store.products.create(aProduct({ name: 'Valve', productCode: 'VX-BB' }));
+    await store.products.archive(gone.id);
+    for (const q of ['0', '1', 'valve 0', 'valve 1']) {
+      for (const size of [1, 100]) {
+        const page = await store.productSearch.search({ q, size, includeArchived: true });
+        expect(page.total, `q=${q} size=${size}`).toBe(0);
+      }
+    }
+    expect((await store.productSearch.search({ q: 'valve', size: 1 })).products.map((p) => p.id)).toEqual([
+      live.id,
+    ]);
+  });
+
+  it('indexes the archived state of products written before the migration', async () => {
+    const dir = tempDataDir();
+    const path = catalogDatabasePath(dir);
+    const db = openDatabase(path);
+    migrate(db, MIGRATIONS.slice(0, 2));
+    db.close();
+    // Products written on schema 2 through raw SQL, as an older release would have.
+    const raw = new DatabaseSync(path);
+    const insert = raw.prepare(
+      `INSERT INTO products (id, product_code, product_code_key, name, archived, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, 1, 1)`,
+    );
+    for (let i = 0; i < 4; i += 1) insert.run(`id-${i}`, `C-${i}`, `c-${i}`, `Flange ${i}`, i < 3 ? 0 : 1);
+    raw.close();
+    const store = openSqliteCatalogStore({ databasePath: path, searchWorkers: 1 });
+    handle = { store, databasePath: path, dir, dispose: async () => store.close() };
+    expect(await store.productSearch.search({ q: 'flange', size: 1 })).toMatchObject({ total: 3 });
+    expect(await store.productSearch.search({ q: 'flange', size: 1, includeArchived: true })).toMatchObject({
+      total: 4,
+    });
+  });
+});
