@@ -1,10 +1,11 @@
 // `pnpm bench` (auth part): client-credentials tokens issued per second at concurrency 16 against the
 // real token server (its own process, HTTPS with the local CA, SQLite store), over keep-alive
-// connections. Bounded: a warm-up, then a fixed measuring window; loopback only.
+// connections. Bounded: a warm-up, then a fixed measuring window; loopback only. No same-run baseline:
+// the figures are absolute. Results also go to .bench/results.json for scripts/performance-report.mjs.
 import { spawn } from 'node:child_process';
 import { once as onceEvent } from 'node:events';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateClientSecret, hashClientSecret, loadClientSecretPepper } from '@catalog/server-runtime';
@@ -42,6 +43,32 @@ async function startServer() {
       await onceEvent(child, 'exit');
     },
   };
+}
+
+/** The shape read by scripts/performance-report.mjs. */
+async function writeResults(load: Awaited<ReturnType<typeof closedLoopLoad>>) {
+  const dir = fileURLToPath(new URL('../.bench/', import.meta.url));
+  await mkdir(dir, { recursive: true });
+  const results = {
+    part: 'auth',
+    title: 'Token server: client_credentials tokens (apps/auth-server)',
+    command: `BENCH_SECONDS=${MEASURE_MS / 1000} pnpm --filter @catalog/auth-server run bench`,
+    finishedAt: new Date().toISOString(),
+    loadAverage: loadavg().map((n) => Number(n.toFixed(2))),
+    parameters: { concurrency: CONCURRENCY, warmupSeconds: WARMUP_MS / 1000, measuredSeconds: load.seconds },
+    figures: [
+      { name: 'tokens issued', value: load.requestsPerSecond, unit: 'tokens/s' },
+      { name: 'latency p50', value: load.latencyMs.p50, unit: 'ms' },
+      { name: 'latency p95', value: load.latencyMs.p95, unit: 'ms' },
+      { name: 'latency p99', value: load.latencyMs.p99, unit: 'ms' },
+      { name: 'tokens in the window', value: load.requests, unit: 'tokens' },
+      { name: 'failed requests', value: load.unexpected, unit: 'requests' },
+    ],
+    notes: [
+      'No same-run baseline: absolute figures. The token server (its own process, HTTPS, SQLite store, info logging) and the load generator share the machine.',
+    ],
+  };
+  await writeFile(join(dir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
 }
 
 const server = await startServer();
@@ -91,6 +118,7 @@ try {
     failed: load.unexpected,
   };
   process.stdout.write(`${JSON.stringify(result)}\n`);
+  await writeResults(load);
 } finally {
   await server.stop();
   await rm(dataDir, { recursive: true, force: true });

@@ -1,8 +1,9 @@
 // `pnpm bench` (API part): throughput and p99 of GET /products/search (a typical query, 20 hits) at
 // concurrency 32 over TLS, against a baseline measured in the same run: the same Koa stack returning a
 // precomputed body of the same size (bench/baseline-server.ts). Loopback only, bounded in time.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+// Results also go to .bench/results.json for scripts/performance-report.mjs.
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateClientSecret, hashClientSecret, loadClientSecretPepper } from '@catalog/server-runtime';
@@ -16,6 +17,55 @@ const MEASURE_MS = Number(process.env.BENCH_SECONDS ?? '10') * 1000;
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? '20000');
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+type Load = Awaited<ReturnType<typeof closedLoopLoad>>;
+
+/** The shape read by scripts/performance-report.mjs. */
+async function writeResults(run: {
+  path: string;
+  hits: number;
+  bodyBytes: number;
+  search: Load;
+  baseline: Load;
+}) {
+  const { search, baseline } = run;
+  const versus = (name: string, value: number, base: number, unit: string) => ({
+    name,
+    value,
+    unit,
+    baseline: base,
+    ratio: Number((value / base).toFixed(3)),
+  });
+  const results = {
+    part: 'api',
+    title: 'Catalog API: GET /products/search over TLS (apps/catalog-api)',
+    command: `BENCH_PRODUCTS=${PRODUCTS} BENCH_SECONDS=${MEASURE_MS / 1000} pnpm --filter @catalog/catalog-api run bench`,
+    finishedAt: new Date().toISOString(),
+    loadAverage: loadavg().map((n) => Number(n.toFixed(2))),
+    parameters: {
+      products: PRODUCTS,
+      query: run.path,
+      hits: run.hits,
+      bodyBytes: run.bodyBytes,
+      concurrency: CONCURRENCY,
+      warmupSeconds: WARMUP_MS / 1000,
+      measuredSeconds: search.seconds,
+    },
+    figures: [
+      versus('throughput', search.requestsPerSecond, baseline.requestsPerSecond, 'requests/s'),
+      versus('latency p50', search.latencyMs.p50, baseline.latencyMs.p50, 'ms'),
+      versus('latency p95', search.latencyMs.p95, baseline.latencyMs.p95, 'ms'),
+      versus('latency p99', search.latencyMs.p99, baseline.latencyMs.p99, 'ms'),
+      versus('unexpected statuses', search.unexpected, baseline.unexpected, 'responses'),
+    ],
+    notes: [
+      'Baseline: the same Koa stack (request context, error body, rate-limit middleware with the limits off, JSON body parsing, token verification) answering the same path with a precomputed body of the same size, measured just before, in the same run. The ratio isolates what the store, the search engine and the projection cost.',
+    ],
+  };
+  const dir = here('../.bench/');
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+}
 const dataDir = await mkdtemp(join(tmpdir(), 'api-bench-'));
 const quiet = { RATE_LIMIT_RPS: '0', RATE_LIMIT_IP_PER_5MIN: '0' };
 
@@ -112,6 +162,13 @@ try {
       p99Ratio: Number((searchResult.latencyMs.p99 / baselineResult.latencyMs.p99).toFixed(2)),
     })}\n`,
   );
+  await writeResults({
+    path,
+    hits,
+    bodyBytes: Buffer.byteLength(sample.body),
+    search: searchResult,
+    baseline: baselineResult,
+  });
 } finally {
   await Promise.all(started.map((service) => service.stop()));
   await rm(dataDir, { recursive: true, force: true });

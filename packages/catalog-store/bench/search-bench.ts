@@ -1,8 +1,11 @@
 // `pnpm bench` (search part): bulk load, then a representative query mix at concurrency 1 and 8.
-// BENCH_PRODUCTS=100000,1000000 sets the catalogue sizes; BENCH_DATA_DIR keeps the databases
-// between runs (a database already holding N products of the same seed is reused).
-import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// BENCH_PRODUCTS=100000,1000000 sets the catalogue sizes (default 100000); BENCH_DATA_DIR keeps the
+// databases between runs (a database already holding N products of the same seed is reused).
+// The same-run baseline of the query table: each query type straight through the engine on the main
+// thread (no worker pool, no hop, no cursor signing). Results also go to .bench/results.json for
+// scripts/performance-report.mjs.
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { DatabaseSync } from 'node:sqlite';
@@ -13,6 +16,7 @@ import {
   catalogDatabasePath,
   openSqliteCatalogStore,
   type ProductSearchQuery,
+  REPORTED_TOTAL_CAP,
   seedCatalogue,
 } from '../src/index.ts';
 import { normaliseProductQuery } from '../src/search/normalise-product-query.ts';
@@ -220,6 +224,64 @@ function keysetInEngine(path: string): { locate: number[]; page: number[] } {
   return { locate, page };
 }
 
+/**
+ * The baseline of the query table's c1 p50: each query type run sequentially on the main thread
+ * straight through the engine, as the worker runs it (no pool, no hop, no cursor signing), as many
+ * runs as the c1 measurement. Query types that page with a signed sync token have none (the keyset pages in
+ * the engine are measured by keysetInEngine).
+ */
+function queriesInEngine(path: string, samples: readonly Sample[]): Map<string, number[]> {
+  const db = openDatabase(path, { readOnly: true });
+  const job = (query: ProductSearchQuery) => ({
+    query: normaliseProductQuery(query),
+    after: null,
+    knownTotal: null,
+    totalCap: REPORTED_TOTAL_CAP,
+  });
+  const times = new Map<string, number[]>();
+  for (const sample of samples) {
+    const warm = sample.next();
+    if (warm.syncToken !== undefined) continue;
+    runProductSearch(db, job(warm));
+    const latencies: number[] = [];
+    const started = performance.now();
+    while (latencies.length < ITERATIONS && performance.now() - started < TYPE_BUDGET_MS) {
+      const next = job(sample.next());
+      const t = performance.now();
+      runProductSearch(db, next);
+      latencies.push(performance.now() - t);
+    }
+    times.set(sample.label, latencies);
+  }
+  db.close();
+  return times;
+}
+
+interface Figure {
+  name: string;
+  value: number;
+  unit: string;
+  baseline?: number;
+  ratio?: number;
+  group?: string;
+  metric?: string;
+}
+
+const round = (value: number) => Number(value.toPrecision(4));
+
+function figure(name: string, value: number, unit: string, more: Partial<Figure> = {}): Figure {
+  const out: Figure = { name, value: round(value), unit, ...more };
+  if (more.baseline !== undefined) {
+    out.baseline = round(more.baseline);
+    out.ratio = round(value / more.baseline);
+  }
+  return out;
+}
+
+const figures: Figure[] = [];
+/** Sizes whose database was reused from DATA_ROOT, so their bulk load was not measured. */
+const reused: number[] = [];
+
 const fmt = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms.toFixed(0));
 
 async function benchSize(products: number): Promise<void> {
@@ -256,6 +318,7 @@ async function benchSize(products: number): Promise<void> {
   await store.close();
 
   const engine = keysetInEngine(path);
+  const engineQueries = queriesInEngine(path, samples);
   const load1 = loaded.reused
     ? 'reused existing database'
     : `${loaded.seconds.toFixed(1)} s (${Math.round(products / loaded.seconds)} products/s)`;
@@ -276,6 +339,78 @@ async function benchSize(products: number): Promise<void> {
     ),
   ];
   process.stdout.write(`${out.join('\n')}\n`);
+
+  if (loaded.reused) reused.push(products);
+  const group = `${products.toLocaleString('en')} products`;
+  const at = { group };
+  figures.push(
+    ...(loaded.reused
+      ? []
+      : [
+          figure('bulk load', loaded.seconds, 's', at),
+          figure('bulk load rate', products / loaded.seconds, 'products/s', at),
+        ]),
+    figure('database file', statSync(path).size / 1024 / 1024, 'MB', at),
+    figure('peak RSS (process with workers)', process.resourceUsage().maxRSS / 1024, 'MB', at),
+    figure('event loop delay while searching, p50', loopDelay.percentile(50) / 1e6, 'ms', at),
+    figure('event loop delay while searching, p99', loopDelay.percentile(99) / 1e6, 'ms', at),
+    figure('event loop delay while searching, max', loopDelay.max / 1e6, 'ms', at),
+    figure('sync keyset page in the engine: locate 100 rows, p50', percentile(engine.locate, 50), 'ms', at),
+    figure('sync keyset page in the engine: locate 100 rows, p99', percentile(engine.locate, 99), 'ms', at),
+    figure('sync keyset page in the engine with 100 records, p50', percentile(engine.page, 50), 'ms', at),
+    figure('sync keyset page in the engine with 100 records, p99', percentile(engine.page, 99), 'ms', at),
+  );
+  const queries = { group: `${group}: queries (ms)` };
+  for (const r of rows) {
+    const base = engineQueries.get(r.label);
+    figures.push(
+      figure(r.label, r.c1p50, 'ms', {
+        ...queries,
+        metric: 'c1 p50',
+        ...(base === undefined ? {} : { baseline: percentile(base, 50) }),
+      }),
+      figure(r.label, r.c1p99, 'ms', { ...queries, metric: 'c1 p99' }),
+      figure(r.label, r.c8p50, 'ms', { ...queries, metric: 'c8 p50' }),
+      figure(r.label, r.c8p99, 'ms', { ...queries, metric: 'c8 p99' }),
+      figure(r.label, r.n, 'runs', { ...queries, metric: 'runs' }),
+    );
+  }
 }
 
 for (const products of SIZES) await benchSize(products);
+
+const resultsDir = new URL('../.bench/', import.meta.url);
+mkdirSync(resultsDir, { recursive: true });
+writeFileSync(
+  new URL('results.json', resultsDir),
+  `${JSON.stringify(
+    {
+      part: 'search',
+      title: 'Store and search engine (packages/catalog-store)',
+      command: `BENCH_PRODUCTS=${SIZES.join(',')} pnpm --filter @catalog/store run bench`,
+      finishedAt: new Date().toISOString(),
+      loadAverage: loadavg().map(round),
+      parameters: {
+        products: SIZES.join(','),
+        seed: SEED,
+        iterationsC1: ITERATIONS,
+        iterationsC8: ITERATIONS * 2,
+        typeBudgetMs: TYPE_BUDGET_MS,
+        only: ONLY ?? 'all query types',
+      },
+      figures,
+      notes: [
+        'Query times are end to end as the API sees them: worker pool, hop and 20 (or 100) full records included; c8 queues on the pool (2 workers on 2 vCPUs).',
+        'Baseline (c1 p50 only; a p99 of 40 runs is too noisy to divide): the same query type straight through the engine on the main thread, sequential, no pool, no hop, no cursor signing, measured after the table in the same run; the ratio is what the pool and the hop add. Keyset pages (signed sync token) have no per-query baseline: see the keyset page in the engine.',
+        'The other figures (bulk load, file, RSS, event-loop delay, keyset in the engine) are absolute.',
+        ...(reused.length === 0
+          ? []
+          : [
+              `Bulk load not measured for ${reused.map((n) => n.toLocaleString('en')).join(', ')} products: the database under ${DATA_ROOT} was reused (delete it to measure the load).`,
+            ]),
+      ],
+    },
+    null,
+    2,
+  )}\n`,
+);

@@ -3,6 +3,9 @@
 // straight from SQLite and serialised). Then, with the default limits on, a full pass of
 // BENCH_LIMITED_PRODUCTS (default: the same catalogue) with the default pacing: wall time against the
 // bound the limits impose (requests ÷ 3.33 per second) and the number of 429s (expected: zero).
+// Results also go to .bench/results.json for scripts/performance-report.mjs.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { DatabaseSync } from 'node:sqlite';
 import type { Product } from '@catalog/contracts';
 import { catalogDatabasePath } from '@catalog/store';
@@ -81,6 +84,19 @@ function baseline(stack: Stack): { seconds: number; rows: number } {
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
+interface Figure {
+  name: string;
+  value: number;
+  unit: string;
+  baseline?: number;
+  ratio?: number;
+  group?: string;
+}
+const figures: Figure[] = [];
+const round = (value: number) => Number(value.toPrecision(4));
+const nonOk = (statuses: Record<string, number>) =>
+  Object.entries(statuses).reduce((sum, [status, n]) => sum + (status === '200' ? 0 : n), 0);
+
 let stack: Stack;
 if (process.env.BENCH_SKIP_UNLIMITED !== '1') {
   out(`sync bench: ${products} products, limits off`);
@@ -97,6 +113,21 @@ if (process.env.BENCH_SKIP_UNLIMITED !== '1') {
       `  baseline (SQLite read + JSON.stringify): ${base.rows} rows in ${base.seconds.toFixed(2)} s = ${basePerSecond.toFixed(0)} rows/s`,
     );
     out(`  ratio sync/baseline: ${(perSecond / basePerSecond).toFixed(3)}`);
+    const group = 'limits off, no pacing';
+    figures.push(
+      {
+        name: 'full pass',
+        value: round(perSecond),
+        unit: 'products/s',
+        baseline: round(basePerSecond),
+        ratio: round(perSecond / basePerSecond),
+        group,
+      },
+      { name: 'full pass wall time', value: round(pass.seconds), unit: 's', group },
+      { name: 'products written', value: pass.rows, unit: 'products', group },
+      { name: 'search requests', value: pass.requests, unit: 'requests', group },
+      { name: 'responses other than 200', value: nonOk(pass.statuses), unit: 'responses', group },
+    );
   } finally {
     await stack.stop();
   }
@@ -116,7 +147,51 @@ if (!skipLimited) {
     out(
       `  full pass: ${pass.rows} products, ${pass.requests} requests in ${pass.seconds.toFixed(1)} s; bound requests/3.33 = ${bound.toFixed(1)} s; 429s: ${pass.statuses[429] ?? 0}; statuses ${JSON.stringify(pass.statuses)}`,
     );
+    const group = 'default limits on, default pacing';
+    figures.push(
+      {
+        name: 'full pass wall time',
+        value: round(pass.seconds),
+        unit: 's',
+        baseline: round(bound),
+        ratio: round(pass.seconds / bound),
+        group,
+      },
+      { name: '429 responses', value: pass.statuses[429] ?? 0, unit: 'responses', group },
+      { name: 'responses other than 200', value: nonOk(pass.statuses), unit: 'responses', group },
+      { name: 'products written', value: pass.rows, unit: 'products', group },
+      { name: 'search requests', value: pass.requests, unit: 'requests', group },
+    );
   } finally {
     await stack.stop();
   }
 }
+
+const resultsDir = new URL('../.bench/', import.meta.url);
+mkdirSync(resultsDir, { recursive: true });
+writeFileSync(
+  new URL('results.json', resultsDir),
+  `${JSON.stringify(
+    {
+      part: 'sync',
+      title: 'SDK incremental sync: full pass (packages/sdk)',
+      command: `BENCH_PRODUCTS=${products} BENCH_LIMITED_PRODUCTS=${limitedProducts} pnpm --filter @catalog/sdk run bench`,
+      finishedAt: new Date().toISOString(),
+      loadAverage: loadavg().map(round),
+      parameters: {
+        products,
+        limitedProducts,
+        limitsOff: process.env.BENCH_SKIP_UNLIMITED !== '1',
+        limitsOn: !skipLimited,
+        limits: '50 req/s, burst 100, 1000 per 5 min per IP',
+      },
+      figures,
+      notes: [
+        'Limits off: baseline = the same rows read straight from SQLite in updated_at order and serialised with JSON.stringify, in the same run; the ratio is sync throughput over baseline throughput.',
+        'Limits on: baseline = the bound the limits impose, search requests ÷ 3.33 per second (1,000 per 5 minutes); the ratio is wall time over that bound.',
+      ],
+    },
+    null,
+    2,
+  )}\n`,
+);

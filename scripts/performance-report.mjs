@@ -1,0 +1,393 @@
+#!/usr/bin/env node
+// `pnpm bench` ends here: collects each benchmark part's `.bench/results.json` and writes
+// docs/performance.md (the machine, one section per part with its figures, same-run baselines and
+// ratios, and the part's goals met or not). `--clean` removes the previous results first, so a part
+// that fails or is skipped shows as "not run" instead of reporting an older run.
+//
+// results.json, written by each bench when it finishes:
+//   { part, title, command, finishedAt, loadAverage: [1, 5, 15 min],
+//     parameters: { name: value },
+//     figures: [{ name, value, unit, baseline?, ratio? (= value / baseline), group?, metric? }],
+//     notes: [string] }
+// `group` splits a part's figures into several tables; figures of a group that all carry a `metric`
+// are one table with a row per name and a column per metric.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { arch, availableParallelism, cpus, loadavg, release, totalmem, type, version } from 'node:os';
+import { join } from 'node:path';
+
+const PARTS = [
+  { part: 'auth', dir: 'apps/auth-server', title: 'Auth: token issuance' },
+  { part: 'search', dir: 'packages/catalog-store', title: 'Search: store and engine' },
+  { part: 'api', dir: 'apps/catalog-api', title: 'API: GET /products/search' },
+  { part: 'sync', dir: 'packages/sdk', title: 'Sync: SDK full pass' },
+];
+const resultsFile = (dir) => join(dir, '.bench', 'results.json');
+const OUTPUT = join('docs', 'performance.md');
+/** Search goals are stated for this catalogue size. */
+const GOAL_PRODUCTS = 1_000_000;
+const GOAL_GROUP = `${GOAL_PRODUCTS.toLocaleString('en')} products`;
+
+if (process.argv[2] === '--clean') {
+  for (const { dir } of PARTS) rmSync(resultsFile(dir), { force: true });
+  process.exit(0);
+}
+
+function readResults(dir) {
+  try {
+    return JSON.parse(readFileSync(resultsFile(dir), 'utf8'));
+  } catch (error) {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+// ---- formatting
+
+function num(value) {
+  if (value === undefined || value === null || Number.isNaN(value)) return '—';
+  const abs = Math.abs(value);
+  if (Number.isInteger(value) || abs >= 100) return Math.round(value).toLocaleString('en');
+  if (abs >= 10) return value.toFixed(1);
+  if (abs >= 0.1) return value.toFixed(2);
+  return value.toFixed(3);
+}
+const ratio = (value) => (value === undefined || !Number.isFinite(value) ? '—' : `${value.toFixed(2)}×`);
+const withUnit = (value, unit) => (value === undefined ? '—' : `${num(value)} ${unit}`);
+
+function table(header, rows, align) {
+  const line = (cells) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(align.map((a) => (a === 'r' ? '---:' : '---'))), ...rows.map(line)].join('\n');
+}
+
+function groupsOf(figures) {
+  const groups = new Map();
+  for (const figure of figures) {
+    const key = figure.group ?? '';
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(figure);
+  }
+  return groups;
+}
+
+function figureTable(figures) {
+  if (figures.every((f) => f.metric !== undefined)) return pivotTable(figures);
+  const hasBaseline = figures.some((f) => f.baseline !== undefined);
+  const header = hasBaseline ? ['figure', 'value', 'same-run baseline', 'ratio'] : ['figure', 'value'];
+  const rows = figures.map((f) =>
+    hasBaseline
+      ? [f.name, withUnit(f.value, f.unit), withUnit(f.baseline, f.unit), ratio(f.ratio)]
+      : [f.name, withUnit(f.value, f.unit)],
+  );
+  return table(header, rows, hasBaseline ? ['l', 'r', 'r', 'r'] : ['l', 'r']);
+}
+
+function pivotTable(figures) {
+  const metrics = [...new Set(figures.map((f) => f.metric))];
+  const columns = metrics.flatMap((metric) =>
+    figures.some((f) => f.metric === metric && f.baseline !== undefined)
+      ? [
+          { metric, pick: (f) => num(f.value), title: metric },
+          { metric, pick: (f) => num(f.baseline), title: `baseline ${metric}` },
+          { metric, pick: (f) => ratio(f.ratio), title: `ratio ${metric}` },
+        ]
+      : [{ metric, pick: (f) => num(f.value), title: metric }],
+  );
+  const names = [...new Set(figures.map((f) => f.name))];
+  const rows = names.map((name) => [
+    name,
+    ...columns.map(({ metric, pick }) => {
+      const figure = figures.find((f) => f.name === name && f.metric === metric);
+      return figure === undefined ? '—' : pick(figure);
+    }),
+  ]);
+  return table(['', ...columns.map((c) => c.title)], rows, ['l', ...columns.map(() => 'r')]);
+}
+
+// ---- goals: { goal, measured, status: 'met' | 'not met' | 'not evaluated' }
+
+const find = (results, name, group, metric) =>
+  results.figures.find(
+    (f) => f.name === name && (group === undefined || f.group === group) && f.metric === metric,
+  );
+const verdict = (ok) => (ok ? 'met' : 'not met');
+
+function authGoals() {
+  return [
+    {
+      goal: 'none stated; tracked for regressions (no same-run baseline: absolute figures)',
+      measured: '—',
+      status: '—',
+    },
+  ];
+}
+
+function searchGoals(results) {
+  const sized = results.figures.filter((f) => f.group === GOAL_GROUP);
+  if (sized.length === 0) {
+    const sizes = String(results.parameters.products ?? '');
+    return [
+      {
+        goal: `the search goals are stated at ${GOAL_PRODUCTS.toLocaleString('en')} products (every query p99 ≤ 50 ms, keyset sync pages ≤ 2 ms, event-loop delay p99 ≤ 20 ms)`,
+        measured: `this run: ${sizes} products; run \`BENCH_PRODUCTS=100000,1000000 pnpm bench\` to evaluate them`,
+        status: 'not evaluated',
+      },
+    ];
+  }
+  const queries = results.figures.filter((f) => f.group === `${GOAL_GROUP}: queries (ms)`);
+  const p99Goal = (metric) => {
+    const rows = queries.filter((f) => f.metric === metric);
+    const over = rows.filter((f) => f.value > 50);
+    const worst = rows.reduce((a, b) => (b.value > a.value ? b : a), rows[0]);
+    return {
+      goal: `every query type p99 ≤ 50 ms (${metric.split(' ')[0]})`,
+      measured:
+        over.length === 0
+          ? `slowest: ${worst?.name} ${num(worst?.value)} ms`
+          : `${over.length} of ${rows.length} over: ${over.map((f) => `${f.name} ${num(f.value)} ms`).join('; ')}`,
+      status: rows.length === 0 ? 'not evaluated' : verdict(over.length === 0),
+    };
+  };
+  const limited = (goal, figure, bound) =>
+    figure === undefined
+      ? { goal, measured: 'not measured', status: 'not evaluated' }
+      : { goal, measured: `${num(figure.value)} ms`, status: verdict(figure.value <= bound) };
+  const keyset = queries.find((f) => f.name.startsWith('sync keyset page at depth') && f.metric === 'c1 p99');
+  return [
+    p99Goal('c1 p99'),
+    p99Goal('c8 p99'),
+    limited(`keyset sync page ≤ 2 ms, end to end (${keyset?.name ?? 'sync keyset page'}, c1 p99)`, keyset, 2),
+    limited(
+      'keyset sync page ≤ 2 ms, in the engine: locate 100 rows (p99)',
+      find(results, 'sync keyset page in the engine: locate 100 rows, p99', GOAL_GROUP),
+      2,
+    ),
+    limited(
+      'keyset sync page ≤ 2 ms, in the engine with 100 records hydrated (p99)',
+      find(results, 'sync keyset page in the engine with 100 records, p99', GOAL_GROUP),
+      2,
+    ),
+    limited(
+      'event-loop delay while searching p99 ≤ 20 ms',
+      find(results, 'event loop delay while searching, p99', GOAL_GROUP),
+      20,
+    ),
+  ];
+}
+
+function apiGoals(results) {
+  const throughput = find(results, 'throughput');
+  return [
+    {
+      goal: 'throughput at least 0.5× the baseline',
+      measured:
+        throughput === undefined
+          ? 'not measured'
+          : `${num(throughput.value)} vs ${num(throughput.baseline)} requests/s = ${ratio(throughput.ratio)}`,
+      status: throughput === undefined ? 'not evaluated' : verdict(throughput.ratio >= 0.5),
+    },
+  ];
+}
+
+/** "Near the bound": no more than this factor over it. */
+const NEAR_BOUND = 1.1;
+
+function syncGoals(results) {
+  const group = 'default limits on, default pacing';
+  const wall = find(results, 'full pass wall time', group);
+  const throttled = find(results, '429 responses', group);
+  if (wall === undefined || throttled === undefined)
+    return [
+      {
+        goal: 'limits on: zero 429s, wall time near the bound',
+        measured: 'not run',
+        status: 'not evaluated',
+      },
+    ];
+  const requests = find(results, 'search requests', group)?.value ?? 0;
+  const windowIdle =
+    requests < 1000
+      ? `; only ${num(requests)} requests, fewer than the 1,000 of one per-IP window, so the window never fills and the 45 req/s pacing alone sets the pace (BENCH_LIMITED_PRODUCTS above 100,000 makes the window bind)`
+      : '';
+  return [
+    {
+      goal: 'limits on: zero 429s',
+      measured: `${throttled.value} × 429`,
+      status: verdict(throttled.value === 0),
+    },
+    {
+      goal: `limits on: wall time near the bound (≤ ${NEAR_BOUND}× requests ÷ 3.33/s)`,
+      measured: `${num(wall.value)} s vs bound ${num(wall.baseline)} s = ${ratio(wall.ratio)}${windowIdle}`,
+      status: verdict(wall.ratio <= NEAR_BOUND),
+    },
+  ];
+}
+
+const GOALS = { auth: authGoals, search: searchGoals, api: apiGoals, sync: syncGoals };
+
+// ---- summary: one headline row per part and goal
+
+function summaryRows(part, results) {
+  if (results === null) return [[part.title, 'not run', '—', '—', '—', '—']];
+  const row = (figure, goal) => [
+    part.title,
+    `${figure.name}${figure.group === undefined ? '' : ` (${figure.group.replace(/: queries \(ms\)$/, '')})`}${figure.metric === undefined ? '' : `, ${figure.metric}`}`,
+    withUnit(figure.value, figure.unit),
+    withUnit(figure.baseline, figure.unit),
+    ratio(figure.ratio),
+    goal,
+  ];
+  const goals = GOALS[part.part](results);
+  const goalText = (g) => `${g.goal}: **${g.status}**`;
+  switch (part.part) {
+    case 'auth':
+      return [row(find(results, 'tokens issued'), 'none stated')];
+    case 'api':
+      return [row(find(results, 'throughput'), goalText(goals[0]))];
+    case 'sync': {
+      const rows = [];
+      const off = find(results, 'full pass', 'limits off, no pacing');
+      if (off !== undefined) rows.push(row(off, 'none stated'));
+      const on = find(results, 'full pass wall time', 'default limits on, default pacing');
+      if (on !== undefined) rows.push(row(on, goals.map(goalText).join('; ')));
+      return rows;
+    }
+    case 'search': {
+      const sizes = [...new Set(results.figures.map((f) => f.group).filter((g) => !g.includes(':')))];
+      const largest = sizes.includes(GOAL_GROUP) ? GOAL_GROUP : sizes.at(-1);
+      const queries = results.figures.filter(
+        (f) => f.group === `${largest}: queries (ms)` && f.metric === 'c1 p99',
+      );
+      const slowest = queries.reduce((a, b) => (b.value > a.value ? b : a), queries[0]);
+      const rows = [];
+      if (slowest !== undefined) {
+        rows.push(
+          row(
+            { ...slowest, name: `slowest query type: ${slowest.name}` },
+            largest === GOAL_GROUP ? goalText(goals[0]) : 'goal at 1M: c1 p99 ≤ 50 ms (not evaluated)',
+          ),
+        );
+      }
+      const ratios = results.figures
+        .filter(
+          (f) => f.group === `${largest}: queries (ms)` && f.metric === 'c1 p50' && f.ratio !== undefined,
+        )
+        .map((f) => f.ratio)
+        .sort((a, b) => a - b);
+      if (ratios.length > 0) {
+        rows.push([
+          part.title,
+          `c1 p50 through the pool ÷ the same query in the engine alone, median of ${ratios.length} query types (${largest})`,
+          '—',
+          '—',
+          ratio(ratios[Math.floor(ratios.length / 2)]),
+          'none stated',
+        ]);
+      }
+      const loop = find(results, 'event loop delay while searching, p99', largest);
+      if (loop !== undefined)
+        rows.push(
+          row(loop, largest === GOAL_GROUP ? goalText(goals.at(-1)) : 'goal at 1M: ≤ 20 ms (not evaluated)'),
+        );
+      return rows;
+    }
+    default:
+      return [];
+  }
+}
+
+// ---- the document
+
+function machine() {
+  const cpuList = cpus();
+  return table(
+    ['', ''],
+    [
+      [
+        'CPU',
+        `${cpuList[0]?.model ?? 'unknown'} × ${cpuList.length} (available parallelism ${availableParallelism()})`,
+      ],
+      ['memory', `${(totalmem() / 1024 ** 3).toFixed(1)} GiB`],
+      ['OS', `${type()} ${release()} ${arch()} (${version()})`],
+      ['Node', process.version],
+      [
+        'load average at report time (1/5/15 min)',
+        loadavg()
+          .map((n) => n.toFixed(2))
+          .join(' / '),
+      ],
+    ],
+    ['l', 'l'],
+  );
+}
+
+function section(part, results) {
+  const out = [`## ${part.title}`, ''];
+  if (results === null) {
+    out.push(
+      `Not run (no \`${resultsFile(part.dir)}\`: the part failed or was skipped; see the bench output).`,
+    );
+    return out.join('\n');
+  }
+  out.push(
+    `${results.title}. \`${results.command}\`, finished ${results.finishedAt}; load average then ${results.loadAverage.map((n) => n.toFixed(2)).join(' / ')}.`,
+    '',
+    `Parameters: ${Object.entries(results.parameters)
+      .map(([k, v]) => `${k} \`${v}\``)
+      .join(', ')}.`,
+    '',
+    table(
+      ['goal', 'measured', 'status'],
+      GOALS[part.part](results).map((g) => [g.goal, g.measured, g.status === '—' ? '—' : `**${g.status}**`]),
+      ['l', 'l', 'l'],
+    ),
+    '',
+  );
+  for (const [group, figures] of groupsOf(results.figures)) {
+    if (group !== '') out.push(`### ${group}`, '');
+    out.push(figureTable(figures), '');
+  }
+  out.push(...results.notes.map((note) => `- ${note}`));
+  return out.join('\n');
+}
+
+const all = PARTS.map((part) => ({ part, results: readResults(part.dir) }));
+const env = process.env;
+const benchEnv = Object.keys(env)
+  .filter((name) => name.startsWith('BENCH_') && name !== 'BENCH_REPORT_NOTE' && env[name] !== '')
+  .sort()
+  .map((name) => `${name}=${env[name]} `)
+  .join('');
+const runNote = env.BENCH_REPORT_NOTE;
+
+const document = [
+  '# Performance',
+  '',
+  `Generated by \`${benchEnv}pnpm bench\` (scripts/performance-report.mjs) on ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}. Do not edit by hand: run it again.`,
+  '',
+  'Each part runs alone (`turbo run bench --concurrency=1`), with servers and load generators on the same machine over loopback. ' +
+    'Absolute figures depend on the machine and on whatever else runs on it (each part records its load average); ' +
+    'the ratios against baselines measured in the same run are what compare between runs and machines. ' +
+    'A ratio is the figure divided by its baseline: for throughput higher is better, for times lower is better.',
+  ...(runNote === undefined || runNote === '' ? [] : ['', `About this run: ${runNote}`]),
+  '',
+  '## Machine',
+  '',
+  machine(),
+  '',
+  '## Summary',
+  '',
+  table(
+    ['part', 'figure', 'value', 'same-run baseline', 'ratio', 'goal'],
+    all.flatMap(({ part, results }) => summaryRows(part, results)),
+    ['l', 'l', 'r', 'r', 'r', 'l'],
+  ),
+  '',
+  ...all.flatMap(({ part, results }) => [section(part, results), '']),
+].join('\n');
+
+mkdirSync('docs', { recursive: true });
+writeFileSync(OUTPUT, document);
+const ran = all.filter(({ results }) => results !== null).map(({ part }) => part.part);
+process.stdout.write(
+  `\nperformance report: ${OUTPUT} (${ran.length} of ${PARTS.length} parts: ${ran.join(', ') || 'none'})\n`,
+);
