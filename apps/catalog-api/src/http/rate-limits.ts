@@ -3,8 +3,9 @@ import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRes } from 'rate-limit
 import type { RateLimitConfig } from '../config/config.ts';
 import type { AppState } from './app-state.ts';
 import { GatewayError } from './gateway-error.ts';
+import { RollingWindowLimiter } from './rolling-window-limiter.ts';
 
-const FIVE_MINUTES_S = 300;
+const FIVE_MINUTES_MS = 300_000;
 // The burst allowance refills over a minute: sustained traffic stays within 2% of RATE_LIMIT_RPS.
 const BURST_REFILL_S = 60;
 
@@ -20,8 +21,8 @@ function gatewayThrottle({ rps, burst }: RateLimitConfig): Limiter | undefined {
 
 /**
  * The limits of spec 8, in process: one throttle shared by every caller (RATE_LIMIT_RPS sustained,
- * RATE_LIMIT_BURST in a burst) and a per-source-IP window (RATE_LIMIT_IP_PER_5MIN per 5 minutes,
- * blocked until the window clears). Over a limit: 429 with Retry-After. The health probe is exempt
+ * RATE_LIMIT_BURST in a burst) and a per-source-IP limit (RATE_LIMIT_IP_PER_5MIN in any rolling
+ * 5 minutes, blocked until the window has room again). Over a limit: 429 with Retry-After. The health probe is exempt
  * so operators can see a saturated server is alive.
  */
 export function rateLimits(config: RateLimitConfig, healthPath: string): Middleware<AppState> {
@@ -29,12 +30,15 @@ export function rateLimits(config: RateLimitConfig, healthPath: string): Middlew
   const perIp =
     config.ipPer5Min === 0
       ? undefined
-      : new RateLimiterMemory({ keyPrefix: 'ip', points: config.ipPer5Min, duration: FIVE_MINUTES_S });
+      : new RollingWindowLimiter({ limit: config.ipPer5Min, windowMs: FIVE_MINUTES_MS });
 
   return async (ctx, next) => {
     if (ctx.path === healthPath) return next();
+    const admission = perIp?.take(ctx.ip);
+    if (admission !== undefined && !admission.allowed) {
+      throw GatewayError.tooManyRequests(Math.max(1, Math.ceil(admission.retryAfterMs / 1000)));
+    }
     try {
-      await perIp?.consume(ctx.ip);
       await shared?.consume('all');
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
