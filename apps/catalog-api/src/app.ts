@@ -9,7 +9,6 @@ import type { AppState } from './http/app-state.ts';
 import { authenticate } from './http/authenticate.ts';
 import { checkClientStatus } from './http/check-client-status.ts';
 import { errorBody } from './http/error-body.ts';
-import { jsonBody } from './http/json-body.ts';
 import { rateLimits } from './http/rate-limits.ts';
 import { adminCatalogueRoutes } from './routes/admin-catalogue.ts';
 import { apiDocsRoutes } from './routes/api-docs.ts';
@@ -42,7 +41,6 @@ export function createApp(deps: CatalogApiDeps): Koa<AppState> {
   app.use(errorBody());
   app.use(healthCheck(healthPath, 'catalog-api'));
   app.use(rateLimits(config.rateLimits, healthPath));
-  app.use(jsonBody());
 
   const router = new Router<AppState>({ prefix: config.basePath });
   const routeDeps: RouteDeps = {

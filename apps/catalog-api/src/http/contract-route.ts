@@ -1,6 +1,7 @@
 import {
   type CatalogOperationId,
   type CatalogRequest,
+  catalogApiDocument,
   catalogOperation,
   ServiceError,
   type ValidationIssue,
@@ -11,6 +12,7 @@ import type { RouterContext } from '@koa/router';
 import type { Middleware } from 'koa';
 import type { AppState } from './app-state.ts';
 import { authorize } from './authorize.ts';
+import { readJsonBody } from './json-body.ts';
 import { invalidRequest } from './validation-error.ts';
 
 export type RouteContext = RouterContext<AppState>;
@@ -33,6 +35,14 @@ const routerPath = (template: string) => template.replaceAll(/\{([^}]+)\}/g, ':$
 const hasBody = (ctx: RouteContext) =>
   Number(ctx.get('Content-Length') || 0) > 0 || ctx.get('Transfer-Encoding') !== '';
 
+/** Whether the document gives the operation a request body (the others ignore any body sent). */
+function takesBody(path: string, method: string): boolean {
+  const item = (
+    catalogApiDocument.paths as unknown as Record<string, Record<string, { requestBody?: unknown }>>
+  )[path];
+  return item?.[method.toLowerCase()]?.requestBody !== undefined;
+}
+
 /**
  * Registers an operation of the contract: its method and path come from the document, then the
  * caller is authenticated and authorised by the operation's `security`, the request is validated with
@@ -52,16 +62,21 @@ export function contractRoute<Id extends CatalogOperationId>(
   };
   const identify: Middleware<AppState>[] =
     operation.access.kind === 'public' ? [] : [guards.authenticate, guards.checkClientStatus];
+  const withBody = takesBody(operation.path, operation.method);
   const handle = async (ctx: RouteContext) => {
-    if (hasBody(ctx) && !ctx.is('application/json')) {
+    // The body is read only once the caller may call the route, and only by routes that take one.
+    if (withBody && hasBody(ctx) && !ctx.is('application/json')) {
       throw new ServiceError(415, undefined, 'Send the request body as application/json');
     }
+    const bodyIssue = withBody ? await readJsonBody(ctx) : undefined;
+    const onInvalid = options.onInvalid ?? invalidRequest;
+    if (bodyIssue !== undefined) throw onInvalid([bodyIssue], undefined);
     const result = validateRequest(operationId, {
       query: ctx.query,
       params: ctx.params,
-      body: ctx.request.body,
+      body: withBody ? ctx.request.body : undefined,
     });
-    if (!result.ok) throw (options.onInvalid ?? invalidRequest)(result.issues, ctx.request.body);
+    if (!result.ok) throw onInvalid(result.issues, ctx.request.body);
     await handler(ctx, result.value as CatalogRequest<Id>);
   };
   router.register(

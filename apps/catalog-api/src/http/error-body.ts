@@ -59,7 +59,8 @@ export function errorBody(): Middleware<AppState> {
         ctx.body = { message };
         return;
       }
-      const codeField = ctx.state.errorStyle === 'code' ? 'code' : 'error';
+      // GET /brands/search names the code of its own 400s `code`; its 401/403/500 are the common bodies.
+      const codeField = ctx.state.errorStyle === 'code' && status === 400 ? 'code' : 'error';
       ctx.body = {
         message,
         ...(isContractCode(error.code) ? { [codeField]: error.code } : {}),

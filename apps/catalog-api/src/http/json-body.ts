@@ -1,29 +1,46 @@
-import { ServiceError } from '@catalog/contracts';
+import { ServiceError, type ValidationIssue } from '@catalog/contracts';
 import { bodyParser } from '@koa/bodyparser';
-import type { Middleware } from 'koa';
-import type { AppState } from './app-state.ts';
+import type { Context } from 'koa';
 
 export const JSON_BODY_LIMIT = '1mb';
+/** Deeper than any record of the contract; deeper input would exhaust the stack further down. */
+export const JSON_BODY_MAX_DEPTH = 32;
+
+const parse = bodyParser({ enableTypes: ['json'], jsonLimit: JSON_BODY_LIMIT, encoding: 'utf-8' });
+
+/** Nesting depth of a parsed JSON value, without recursion (the value may be nested 100,000 deep). */
+function depthExceeds(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
 
 /**
- * Parses JSON bodies up to 1 MB. Malformed JSON is a 400 VALIDATION_ERROR and an oversized body a
- * 413, both in the contract's error shape; other content types are left unparsed (routes that take
- * a body answer 415).
+ * Reads a route's JSON body (up to 1 MB) into `ctx.request.body`. A body over the limit is a 413 in
+ * the contract's error shape; malformed JSON, or JSON nested deeper than any contract record, is
+ * returned as a validation issue for the route to answer in its own error shape. Only routes that
+ * take a body call it, after the caller was authenticated and authorised.
  */
-export function jsonBody(): Middleware<AppState> {
-  const parse = bodyParser({ enableTypes: ['json'], jsonLimit: JSON_BODY_LIMIT, encoding: 'utf-8' });
-  return async (ctx, next) => {
-    try {
-      await parse(ctx as never, async () => undefined);
-    } catch (error) {
-      const status = (error as { status?: number }).status;
-      if (status === 413)
-        throw new ServiceError(413, undefined, `The request body is larger than ${JSON_BODY_LIMIT}`);
-      throw ServiceError.of('VALIDATION_ERROR', 'The request body is not valid JSON', {
-        details: { field: 'body', reason: 'must be valid JSON' },
-        cause: error,
-      });
-    }
-    await next();
-  };
+export async function readJsonBody(ctx: Context): Promise<ValidationIssue | undefined> {
+  try {
+    await parse(ctx as never, async () => undefined);
+  } catch (error) {
+    const status = (error as { status?: number }).status;
+    if (status === 413)
+      throw new ServiceError(413, undefined, `The request body is larger than ${JSON_BODY_LIMIT}`);
+    return { field: 'body', reason: 'must be valid JSON', code: 'VALIDATION_ERROR' };
+  }
+  if (depthExceeds(ctx.request.body, JSON_BODY_MAX_DEPTH)) {
+    return {
+      field: 'body',
+      reason: `must not be nested more than ${JSON_BODY_MAX_DEPTH} levels deep`,
+      code: 'VALIDATION_ERROR',
+    };
+  }
+  return undefined;
 }

@@ -28,10 +28,16 @@ export function m2mClientRoutes(router: Router<AppState>, deps: RouteDeps): void
   const { store, guards } = deps;
   const asClientError = { onInvalid: clientValidationError };
 
-  contractRoute(router, guards, 'listM2MClients', async (ctx, { query }) => {
-    const clients = await store.clients.list({ status: query.status });
-    ctx.body = { clients: clients.map(projectClient), count: clients.length };
-  });
+  contractRoute(
+    router,
+    guards,
+    'listM2MClients',
+    async (ctx, { query }) => {
+      const clients = await store.clients.list({ status: query.status });
+      ctx.body = { clients: clients.map(projectClient), count: clients.length };
+    },
+    asClientError,
+  );
 
   contractRoute(
     router,

@@ -60,13 +60,11 @@ export async function updateClient(input: {
 }): Promise<StoredClient> {
   const client = await existingClient(input.store, input.clientId);
   if (client.status === 'revoked') {
+    // No `details`: the client-management error body of the contract carries message, error and errors only.
     throw new ServiceError(
       400,
       'INVALID_PARAMETER',
       'A revoked client cannot be updated; create a new client',
-      {
-        details: { clientId: client.clientId, status: client.status },
-      },
     );
   }
   const { channel } = input.patch;
@@ -88,9 +86,7 @@ export async function revokeClient(input: {
 }): Promise<StoredClient> {
   const client = await existingClient(input.store, input.clientId);
   if (client.status === 'revoked') {
-    throw new ServiceError(400, 'INVALID_PARAMETER', 'The client is already revoked', {
-      details: { clientId: client.clientId, revokedAt: client.revokedAt },
-    });
+    throw new ServiceError(400, 'INVALID_PARAMETER', 'The client is already revoked');
   }
   return input.store.clients.revoke(input.clientId, input.actor);
 }

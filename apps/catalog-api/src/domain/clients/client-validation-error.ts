@@ -7,19 +7,23 @@ export interface ClientFieldError {
 }
 
 /**
- * 400 INVALID_PARAMETER with one entry per invalid field. The message is the first entry's, so the
- * observed messages of spec 7.3 appear as they are ("Client name must be at least 3 characters long").
+ * 400 INVALID_PARAMETER (VALIDATION_ERROR for a body that is not valid JSON) with one entry per invalid
+ * field. The message is the first entry's, so the observed messages of spec 7.3 appear as they are
+ * ("Client name must be at least 3 characters long").
  */
 export class ClientValidationError extends ServiceError {
   readonly errors: readonly ClientFieldError[];
 
-  constructor(errors: readonly ClientFieldError[]) {
+  constructor(
+    errors: readonly ClientFieldError[],
+    code: 'INVALID_PARAMETER' | 'VALIDATION_ERROR' = 'INVALID_PARAMETER',
+  ) {
     const [first] = errors;
     const more =
       errors.length > 1
         ? ` (and ${errors.length - 1} more invalid field${errors.length > 2 ? 's' : ''})`
         : '';
-    super(400, 'INVALID_PARAMETER', `${first?.message ?? 'Invalid client'}${more}`);
+    super(400, code, `${first?.message ?? 'Invalid client'}${more}`);
     this.errors = errors;
   }
 }
@@ -60,5 +64,9 @@ export function clientValidationError(
     seen.add(field);
     errors.push({ field, message: messageFor(issue, body) });
   }
-  return new ClientValidationError(errors);
+  // The only VALIDATION_ERROR issue on these routes is a body that is not JSON at all.
+  return new ClientValidationError(
+    errors,
+    issues[0]?.code === 'VALIDATION_ERROR' ? 'VALIDATION_ERROR' : 'INVALID_PARAMETER',
+  );
 }
