@@ -387,13 +387,21 @@ export const authServerDocument = {
         "type": "object",
         "additionalProperties": false,
         "required": [
-          "status"
+          "status",
+          "service"
         ],
         "properties": {
           "status": {
             "type": "string",
             "enum": [
               "ok"
+            ]
+          },
+          "service": {
+            "type": "string",
+            "description": "Which server answered, so a probe can tell the two apart behind one proxy.",
+            "enum": [
+              "auth-server"
             ]
           }
         }

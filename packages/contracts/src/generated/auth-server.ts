@@ -132,6 +132,11 @@ export interface components {
         HealthStatus: {
             /** @enum {string} */
             status: "ok";
+            /**
+             * @description Which server answered, so a probe can tell the two apart behind one proxy.
+             * @enum {string}
+             */
+            service: "auth-server";
         };
     };
     responses: {

@@ -246,6 +246,12 @@ export const catalogApiDocument = {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
           },
@@ -386,6 +392,12 @@ export const catalogApiDocument = {
           "403": {
             "$ref": "#/components/responses/AdminForbidden"
           },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
           },
@@ -442,6 +454,12 @@ export const catalogApiDocument = {
           },
           "403": {
             "$ref": "#/components/responses/AdminForbidden"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
@@ -500,6 +518,12 @@ export const catalogApiDocument = {
           "403": {
             "$ref": "#/components/responses/AdminForbidden"
           },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
           },
@@ -556,6 +580,12 @@ export const catalogApiDocument = {
           },
           "403": {
             "$ref": "#/components/responses/AdminForbidden"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
@@ -654,6 +684,12 @@ export const catalogApiDocument = {
           },
           "403": {
             "$ref": "#/components/responses/AdminForbidden"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
@@ -865,6 +901,12 @@ export const catalogApiDocument = {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
           },
@@ -983,6 +1025,12 @@ export const catalogApiDocument = {
           "403": {
             "$ref": "#/components/responses/AdminForbidden"
           },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
           },
@@ -1021,6 +1069,12 @@ export const catalogApiDocument = {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
@@ -1449,6 +1503,12 @@ export const catalogApiDocument = {
           "403": {
             "$ref": "#/components/responses/AdminForbidden"
           },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
           },
@@ -1513,6 +1573,12 @@ export const catalogApiDocument = {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
@@ -2063,6 +2129,36 @@ export const catalogApiDocument = {
       }
     },
     "responses": {
+      "PayloadTooLarge": {
+        "description": "The JSON request body is larger than 1 MB.",
+        "headers": {
+          "X-Request-Id": {
+            "$ref": "#/components/headers/X-Request-Id"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorBody"
+            }
+          }
+        }
+      },
+      "UnsupportedMediaType": {
+        "description": "A request body was sent with a Content-Type other than `application/json`.",
+        "headers": {
+          "X-Request-Id": {
+            "$ref": "#/components/headers/X-Request-Id"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorBody"
+            }
+          }
+        }
+      },
       "BadRequest": {
         "description": "Invalid parameter or body (`VALIDATION_ERROR`, with details `{field, reason}`).",
         "headers": {
@@ -3957,13 +4053,21 @@ export const catalogApiDocument = {
         "type": "object",
         "additionalProperties": false,
         "required": [
-          "status"
+          "status",
+          "service"
         ],
         "properties": {
           "status": {
             "type": "string",
             "enum": [
               "ok"
+            ]
+          },
+          "service": {
+            "type": "string",
+            "description": "Which server answered, so a probe can tell the two apart behind one proxy.",
+            "enum": [
+              "catalog-api"
             ]
           }
         }
