@@ -108,7 +108,8 @@ export async function startE2EStack(options: StackOptions = {}): Promise<E2EStac
   const dispatcher = new Agent({ connect: { ca } });
   const baseUrl = services.api.url;
 
-  let adminEmail: string | undefined;
+  // One administrator per stack, created once even when several callers ask at the same time.
+  let adminEmail: Promise<string> | undefined;
   const runAdminCli = async (args: string[]): Promise<string> => {
     const result = await runToExit({
       entry: builtEntry.adminCli,
@@ -153,11 +154,12 @@ export async function startE2EStack(options: StackOptions = {}): Promise<E2EStac
     dispatcher,
     service: (name) => services[name],
     async adminIdToken() {
-      if (adminEmail === undefined) {
-        adminEmail = `admin.${Date.now()}@example.test`;
-        await runAdminCli(['users', 'add', '--email', adminEmail, '--group', 'admin']);
-      }
-      return (await runAdminCli(['token', '--email', adminEmail])).trim();
+      adminEmail ??= (async () => {
+        const email = `admin.${Date.now()}@example.test`;
+        await runAdminCli(['users', 'add', '--email', email, '--group', 'admin']);
+        return email;
+      })();
+      return (await runAdminCli(['token', '--email', await adminEmail])).trim();
     },
     async createClient(scopes = ['products.read', 'brands.read'], body = {}) {
       const reply = await api('/oauth/clients', {

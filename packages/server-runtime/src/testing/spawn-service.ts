@@ -114,7 +114,8 @@ export async function spawnService(options: SpawnOptions): Promise<SpawnedServic
     url,
     output: () => output,
     stop: async () => {
-      if (child.exitCode !== null) return child.exitCode;
+      // A child killed by a signal has no exit code but has exited all the same.
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       const exited = once(child, 'exit') as Promise<[number | null]>;
       child.kill('SIGTERM');
       return (await exited)[0];

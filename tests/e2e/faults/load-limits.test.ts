@@ -1,0 +1,262 @@
+// Load at the documented limits (spec 8), on the built API with its default limits: the gateway
+// throttle (50 requests/second sustained, 100 in a burst, shared by every caller), the per-IP window
+// (about 1,000 requests in 5 minutes, then blocked until the window clears), and /health answering
+// throughout.
+//
+// Callers come from many loopback source addresses (127.0.x.y: every one of them is this machine), so
+// the shared throttle can be measured without one address running into its own per-IP window. The
+// throttle is measured against the limiter's own budget, window by window (a saturated one-second
+// window lets exactly 50 through), not as the client's wall-clock throughput, which a busy machine
+// would skew.
+import { closedLoopLoad } from '@catalog/server-runtime/load';
+import { Agent, type Dispatcher, request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { report, settings } from '../support/settings.ts';
+import { type E2EStack, startE2EStack } from '../support/stack.ts';
+
+const RPS = 50;
+const BURST = 100;
+const IP_WINDOW = settings.load.ipWindowLimit;
+const TOLERANCE = 0.05;
+
+let stack: E2EStack;
+let token: string;
+let origin: string;
+const agents = new Map<string, Agent>();
+
+/** A keep-alive connection pool whose connections leave from `address`. */
+function from(address: string): Agent {
+  let agent = agents.get(address);
+  if (agent === undefined) {
+    // `localAddress` on the pool (undici ignores it among the `connect` options).
+    agent = new Agent({
+      localAddress: address,
+      connect: { ca: stack.ca, servername: 'localhost' },
+      connections: 4,
+    });
+    agents.set(address, agent);
+  }
+  return agent;
+}
+
+interface Sample {
+  readonly sentAt: number;
+  readonly doneAt: number;
+  readonly status: number;
+  readonly retryAfter: number | undefined;
+  readonly body: string;
+}
+
+async function call(dispatcher: Dispatcher, path: string, auth = true): Promise<Sample> {
+  const sentAt = performance.now();
+  const reply = await request(`${origin}${path}`, {
+    dispatcher,
+    headers: auth ? { authorization: `Bearer ${token}` } : {},
+  });
+  const body = await reply.body.text();
+  const retryAfter = reply.headers['retry-after'];
+  return {
+    sentAt,
+    doneAt: performance.now(),
+    status: reply.statusCode,
+    retryAfter: retryAfter === undefined ? undefined : Number(retryAfter),
+    body,
+  };
+}
+
+/** An open loop: `rate` requests per second for `durationMs`, round-robin over `addresses`. */
+async function pacedLoad(rate: number, durationMs: number, addresses: readonly string[]): Promise<Sample[]> {
+  const pending: Promise<Sample>[] = [];
+  const start = performance.now();
+  for (let i = 0; ; i += 1) {
+    const due = start + (i * 1000) / rate;
+    if (due > start + durationMs) break;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    pending.push(call(from(addresses[i % addresses.length] ?? '127.0.0.1'), '/brands'));
+  }
+  return Promise.all(pending);
+}
+
+const percentile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+};
+
+/** Polls /health from its own address every `everyMs` until `stop` resolves: latencies and statuses. */
+async function pollHealth(stop: Promise<unknown>, address: string, everyMs: number) {
+  let running = true;
+  void stop.finally(() => {
+    running = false;
+  });
+  const samples: Sample[] = [];
+  while (running) {
+    samples.push(await call(from(address), '/health', false));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+  return samples;
+}
+
+/**
+ * The limiter's windows in a saturated stream: a window opens with an accepted request that follows a
+ * refused one (at least half a second after the previous opening, so a late answer does not split one).
+ */
+function windows(samples: readonly Sample[]) {
+  const ordered = [...samples].sort((a, b) => a.sentAt - b.sentAt);
+  const found: Array<{ start: number; accepted: number; refused: number }> = [];
+  let previous: Sample | undefined;
+  for (const sample of ordered) {
+    const current = found.at(-1);
+    const opens =
+      sample.status === 200 &&
+      (current === undefined || (previous?.status === 429 && sample.sentAt - current.start >= 500));
+    if (opens) found.push({ start: sample.sentAt, accepted: 0, refused: 0 });
+    const open = found.at(-1);
+    if (open !== undefined) {
+      if (sample.status === 200) open.accepted += 1;
+      else open.refused += 1;
+    }
+    previous = sample;
+  }
+  return found;
+}
+
+beforeAll(async () => {
+  stack = await startE2EStack({ demoProducts: 50, rateLimits: 'default' });
+  origin = `https://127.0.0.1:${stack.service('api').port}`;
+  const credentials = await stack.createClient(['brands.read']);
+  token = await stack.accessToken(credentials, ['brands.read']);
+});
+afterAll(async () => {
+  await Promise.all([...agents.values()].map((agent) => agent.close()));
+  await stack?.stop();
+});
+
+describe('load at the documented limits (spec 8)', () => {
+  it('[8 Gateway throttle][7.1 429][8 Retry-After] the shared budget: a burst of 100, then 50 requests per second within 5%, over every caller; 429 with Retry-After beyond it; /health stays responsive', async () => {
+    const callers = Array.from({ length: 20 }, (_, i) => `127.0.1.${i + 1}`);
+    // Wait for a fresh one-second window, so the burst lands in one.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+
+    // The burst: 160 at once, from every caller.
+    const burstStart = performance.now();
+    const burst = await Promise.all(
+      Array.from({ length: 160 }, (_, i) => call(from(callers[i % callers.length] ?? ''), '/brands')),
+    );
+    const burstSeconds = (performance.now() - burstStart) / 1000;
+    const burstAccepted = burst.filter((sample) => sample.status === 200).length;
+    report(`burst: ${burstAccepted} of 160 accepted in ${burstSeconds.toFixed(2)} s`);
+    expect(burstAccepted).toBeGreaterThanOrEqual(BURST * (1 - TOLERANCE));
+    // Every further one-second window the burst spilled into adds at most the sustained rate.
+    expect(burstAccepted).toBeLessThanOrEqual((BURST + RPS * Math.floor(burstSeconds)) * (1 + TOLERANCE));
+
+    // Sustained: twice the limit offered for the measured window, /health polled meanwhile.
+    const measured = pacedLoad(2 * RPS, settings.load.throttleWindowMs, callers);
+    const health = pollHealth(measured, '127.0.3.1', 50);
+    const samples = await measured;
+    const healthSamples = await health;
+
+    const refused = samples.filter((sample) => sample.status === 429);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const sample of refused.slice(0, 20)) {
+      expect(JSON.parse(sample.body)).toEqual({ message: 'Too many requests' });
+      expect(sample.retryAfter).toBeGreaterThanOrEqual(1);
+    }
+    expect(samples.every((sample) => sample.status === 200 || sample.status === 429)).toBe(true);
+
+    const found = windows(samples);
+    const full = found.slice(1, -1);
+    const saturated = full.filter((window) => window.refused > 0);
+    const accepted = samples.filter((sample) => sample.status === 200).length;
+    const seconds = settings.load.throttleWindowMs / 1000;
+    report(
+      `sustained: ${accepted} accepted of ${samples.length} in ${seconds} s (${(accepted / seconds).toFixed(1)}/s ` +
+        `seen by the client); ${saturated.length} of ${full.length} full windows saturated, accepted per window: ` +
+        `${full.map((window) => window.accepted).join(' ')}`,
+    );
+    expect(full.length).toBeGreaterThanOrEqual(Math.floor(seconds) - 3);
+    expect(saturated.length).toBeGreaterThanOrEqual(Math.ceil(full.length * 0.7));
+    // Each saturated window let exactly its budget through, within 5%.
+    for (const window of saturated) {
+      expect(window.accepted).toBeGreaterThanOrEqual(RPS * (1 - TOLERANCE));
+      expect(window.accepted).toBeLessThanOrEqual(RPS * (1 + TOLERANCE));
+    }
+    // Windows last a second: the budget is per second, never more often.
+    for (let i = 1; i < found.length; i += 1) {
+      expect((found[i]?.start ?? 0) - (found[i - 1]?.start ?? 0)).toBeGreaterThanOrEqual(
+        1000 * (1 - TOLERANCE),
+      );
+    }
+    // Over the whole window, never more than the sustained rate (a slow client can only see less).
+    expect(accepted / seconds).toBeLessThanOrEqual(RPS * (1 + TOLERANCE) + RPS / seconds);
+
+    // /health: never limited, and quick.
+    const latencies = healthSamples.map((sample) => sample.doneAt - sample.sentAt);
+    report(
+      `/health under the throttle: ${healthSamples.length} calls, p99 ${percentile(latencies, 0.99).toFixed(1)} ms`,
+    );
+    expect(healthSamples.every((sample) => sample.status === 200)).toBe(true);
+    expect(percentile(latencies, 0.99)).toBeLessThan(1_000);
+  });
+
+  it(`[8 Per-IP protection][7.1 429] one source address gets ${IP_WINDOW} requests within 5%, then 429 with Retry-After until the window clears; /health is not counted and stays up`, async () => {
+    const address = '127.0.2.1';
+    const agent = from(address);
+    // Health calls first: they must not count against the window.
+    for (let i = 0; i < 30; i += 1) expect((await call(agent, '/health', false)).status).toBe(200);
+
+    const samples: Sample[] = [];
+    const total = Math.ceil(IP_WINDOW * 1.1);
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < total) {
+          next += 1;
+          samples.push(await call(agent, '/brands'));
+        }
+      }),
+    );
+    // The gateway throttle answers 429 with Retry-After 1; the per-IP block with the rest of 5 minutes.
+    const blocked = (sample: Sample) => sample.status === 429 && (sample.retryAfter ?? 0) > 5;
+    const counted = samples.filter((sample) => !blocked(sample)).length;
+    report(`per-IP: ${counted} requests before the block, ${samples.length - counted} blocked`);
+    expect(counted).toBeGreaterThanOrEqual(IP_WINDOW * (1 - TOLERANCE));
+    expect(counted).toBeLessThanOrEqual(IP_WINDOW * (1 + TOLERANCE));
+    // Once blocked, blocked until the window clears: nothing gets through any more.
+    const after = await call(agent, '/brands');
+    expect(after.status).toBe(429);
+    expect(JSON.parse(after.body)).toEqual({ message: 'Too many requests' });
+    expect(after.retryAfter).toBeGreaterThan(200);
+    expect(after.retryAfter).toBeLessThanOrEqual(300);
+    // Other addresses are not blocked (once the throttle's one-second window this burst filled is over),
+    // and /health still answers the blocked one.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await call(from('127.0.2.2'), '/brands')).status).toBe(200);
+    expect((await call(agent, '/health', false)).status).toBe(200);
+  });
+
+  it('[8 Gateway throttle] /health stays responsive while the API is saturated by a closed-loop load', async () => {
+    // From the default address: its own window runs out at once, then every request is refused
+    // cheaply; the server is as busy as a client can make it.
+    const load = closedLoopLoad({
+      baseUrl: stack.baseUrl,
+      ca: stack.ca,
+      concurrency: settings.load.concurrency,
+      warmupMs: 1_000,
+      measureMs: settings.heavy ? 20_000 : 4_000,
+      request: { path: '/brands', headers: { authorization: `Bearer ${token}` } },
+      expectStatus: 429,
+    });
+    const health = await pollHealth(load, '127.0.3.2', 20);
+    const result = await load;
+    const latencies = health.map((sample) => sample.doneAt - sample.sentAt);
+    report(
+      `saturated: ${result.requestsPerSecond} req/s (p99 ${result.latencyMs.p99} ms); /health ${health.length} calls, ` +
+        `p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms`,
+    );
+    expect(health.length).toBeGreaterThan(20);
+    expect(health.every((sample) => sample.status === 200)).toBe(true);
+    // Saturated from inside this very process on two shared vCPUs: a generous bound, the value is reported.
+    expect(percentile(latencies, 0.99)).toBeLessThan(1_500);
+  });
+});

@@ -1,0 +1,75 @@
+// The one place the bad-input, fault and load suites read their settings from the environment.
+//
+//   E2E_HEAVY=1        many more fuzz runs, longer load windows, more kill rounds (not for CI)
+//   E2E_SEED=<int>     the fuzz seed (default below; printed by every fuzz test so a failure can be replayed)
+//   E2E_FUZZ_RUNS=<n>  overrides the number of runs per fuzz property
+//
+// CI runs the short version: the fuzz files stay within about 40 s in all, the fault and load files within
+// about a minute and a half.
+
+// biome-ignore lint/style/noProcessEnv: this module is the e2e suites' configuration module.
+const env = process.env;
+
+const positiveInt = (name: string, value: string | undefined): number | undefined => {
+  if (value === undefined || value === '') return undefined;
+  const parsed = Number(value);
+  if (!Number.isSafeInteger(parsed) || parsed < 0)
+    throw new Error(`${name} must be a whole number, not "${value}"`);
+  return parsed;
+};
+
+/** The fixed default seed of the fuzz suites. */
+export const DEFAULT_FUZZ_SEED = 20_240_917;
+
+const heavy = env.E2E_HEAVY === '1' || env.E2E_HEAVY === 'true';
+const runsOverride = positiveInt('E2E_FUZZ_RUNS', env.E2E_FUZZ_RUNS);
+
+export interface E2ESettings {
+  /** E2E_HEAVY=1: the long version. */
+  readonly heavy: boolean;
+  readonly fuzz: {
+    readonly seed: number;
+    /** Runs per property (each run sends one or a few requests). */
+    readonly runs: number;
+    /** Time budget per property: fast-check stops early when it is spent (`interruptAfterTimeLimit`). */
+    readonly timeBudgetMs: number;
+  };
+  readonly faults: {
+    /** kill -9 rounds per scenario. */
+    readonly killRounds: number;
+    /** Demo catalogue of the fault stacks. */
+    readonly demoProducts: number;
+  };
+  readonly load: {
+    /** Measured window of the shared throttle (after the burst is spent). */
+    readonly throttleWindowMs: number;
+    /** Closed-loop callers hammering the API. */
+    readonly concurrency: number;
+    /**
+     * RATE_LIMIT_IP_PER_5MIN for the per-IP check: the documented 1,000 (it fits the CI budget: the
+     * window is counted, not waited for).
+     */
+    readonly ipWindowLimit: number;
+  };
+}
+
+export const settings: E2ESettings = Object.freeze({
+  heavy,
+  fuzz: Object.freeze({
+    seed: positiveInt('E2E_SEED', env.E2E_SEED) ?? DEFAULT_FUZZ_SEED,
+    runs: runsOverride ?? (heavy ? 20_000 : 1_000),
+    timeBudgetMs: heavy ? 300_000 : 5_000,
+  }),
+  faults: Object.freeze({ killRounds: heavy ? 5 : 1, demoProducts: heavy ? 3_000 : 400 }),
+  load: Object.freeze({
+    throttleWindowMs: heavy ? 50_000 : 10_000,
+    concurrency: heavy ? 64 : 24,
+    ipWindowLimit: 1_000,
+  }),
+});
+
+/** A line in the test output (the seed, measured rates): what a reader needs to replay or judge a run. */
+export function report(line: string): void {
+  // biome-ignore lint/suspicious/noConsole: the suites print their seed and measurements on purpose.
+  console.info(`[e2e] ${line}`);
+}
