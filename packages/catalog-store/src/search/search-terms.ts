@@ -15,36 +15,75 @@ export function searchTerms(q: string): string[] {
 const WORD_RUNS = /[\p{L}\p{N}]+/gu;
 
 /**
+ * The index terms a prefix term stands for, when they are few (see expandPrefixTerms in the SQLite
+ * adapter): an OR of exact terms streams from their doclists, while a prefix makes FTS5 merge the
+ * doclists of every matching term, positions included, before the first row, in every statement
+ * that uses it.
+ */
+export type TermExpansions = ReadonlyMap<string, readonly string[]>;
+
+/**
+ * A term the index holds as one token, exactly as written: unicode61 leaves lower-case ASCII
+ * letters and digits alone. Two and three characters are served by the index's prefix index.
+ */
+export function isExpandableTerm(term: string): boolean {
+  return /^[a-z0-9]{4,}$/.test(term);
+}
+
+/**
  * One FTS5 phrase per term (the tokenizer splits "ab-100" into "ab" "100"), its last token as a
  * prefix; inside quotes only `"` is special. A one-character last token after another token
  * ("FT018943/1") is matched whole: as a prefix it would merge the doclists of every token
  * starting with that character (hundreds of ms at 1M products) for no gain in precision.
  */
-function prefixPhrase(term: string): string {
+function prefixPhrase(term: string, expansions: TermExpansions | undefined): string {
+  const exact = expansions?.get(term);
+  if (exact !== undefined && exact.length > 0) {
+    const phrases = exact.map((token) => `"${token}"`);
+    return phrases.length === 1 ? (phrases[0] as string) : `(${phrases.join(' OR ')})`;
+  }
   const tokens = term.match(WORD_RUNS) ?? [];
   const whole = tokens.length > 1 && (tokens.at(-1)?.length ?? 0) < 2;
   return `"${term.replaceAll('"', '""')}"${whole ? '' : '*'}`;
 }
 
 /** Every term as a prefix, anywhere in the indexed columns. */
-export function matchAllTerms(terms: readonly string[]): string {
-  return terms.map(prefixPhrase).join(' AND ');
+export function matchAllTerms(terms: readonly string[], expansions?: TermExpansions): string {
+  return terms.map((term) => prefixPhrase(term, expansions)).join(' AND ');
 }
 
-/** Every term as a prefix within the given column. */
-export function matchAllTermsIn(column: string, terms: readonly string[]): string {
-  return `{${column}} : (${matchAllTerms(terms)})`;
+/** Every term as a prefix within the given column(s). */
+export function matchAllTermsIn(
+  column: string,
+  terms: readonly string[],
+  expansions?: TermExpansions,
+): string {
+  return `{${column}} : (${matchAllTerms(terms, expansions)})`;
 }
 
 /**
- * The product index also holds `archived` ("0" or "1"): product text matches name the text columns,
- * so that a term such as "1" cannot match that state.
+ * The product index holds a live product's text in name, description, product_code and erp_code,
+ * an archived product's in archived_name … archived_erp_code (store migration 4): the columns
+ * decide whether archived products match, inside the index.
  */
-export function matchProductText(terms: readonly string[]): string {
-  return `{name description product_code erp_code} : (${matchAllTerms(terms)})`;
+const LIVE_TEXT = '{name description product_code erp_code}';
+
+/** Every term as a prefix in a product's text; archived products only with `includeArchived`. */
+export function matchProductText(
+  terms: readonly string[],
+  includeArchived: boolean,
+  expansions?: TermExpansions,
+): string {
+  // With archived products every column is text: no column filter, which costs a little per match.
+  const all = matchAllTerms(terms, expansions);
+  return includeArchived ? `(${all})` : `${LIVE_TEXT} : (${all})`;
 }
 
-/** Product text matches that are not archived, decided inside the full-text index. */
-export function matchLiveProductText(terms: readonly string[]): string {
-  return `(${matchProductText(terms)}) NOT {archived} : "1"`;
+/** Every term as a prefix in a product's name; archived products only with `includeArchived`. */
+export function matchProductName(
+  terms: readonly string[],
+  includeArchived: boolean,
+  expansions?: TermExpansions,
+): string {
+  return matchAllTermsIn(includeArchived ? 'name archived_name' : 'name', terms, expansions);
 }

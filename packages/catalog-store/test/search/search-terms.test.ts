@@ -3,7 +3,7 @@ import { identifierKey } from '../../src/search/identifier-key.ts';
 import {
   matchAllTerms,
   matchAllTermsIn,
-  matchLiveProductText,
+  matchProductName,
   matchProductText,
   searchTerms,
 } from '../../src/search/search-terms.ts';
@@ -22,11 +22,11 @@ describe('q terms', () => {
     expect(matchAllTermsIn('name', ['drill'])).toBe('{name} : ("drill"*)');
   });
 
-  it('restricts product matches to the text columns, and live ones to archived "0" in the index', () => {
-    expect(matchProductText(['drill'])).toBe('{name description product_code erp_code} : ("drill"*)');
-    expect(matchLiveProductText(['drill'])).toBe(
-      '({name description product_code erp_code} : ("drill"*)) NOT {archived} : "1"',
-    );
+  it('restricts live product matches to the live text columns, and archived ones to every column', () => {
+    expect(matchProductText(['drill'], false)).toBe('{name description product_code erp_code} : ("drill"*)');
+    expect(matchProductText(['drill'], true)).toBe('("drill"*)');
+    expect(matchProductName(['drill'], false)).toBe('{name} : ("drill"*)');
+    expect(matchProductName(['drill'], true)).toBe('{name archived_name} : ("drill"*)');
   });
 
   it('matches a one-character last token after another token whole, not as a prefix', () => {

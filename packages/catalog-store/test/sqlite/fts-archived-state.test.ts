@@ -7,8 +7,10 @@ import { catalogDatabasePath, openSqliteCatalogStore } from '../../src/index.ts'
 import { aProduct } from '../support/products.ts';
 import { type SqliteStoreHandle, sqliteStore, tempDataDir } from '../support/sqlite-factory.ts';
 
-// The product full-text index holds each product's archived state, so that text counts need not
-// read the products rows (migration 3). These pin what that must not change.
+// The product full-text index decides the archived state itself, so that text counts and relevance
+// pages need not read the products rows: migration 3 indexed it as a token, migration 4 indexes a
+// live product's text and an archived product's text in separate columns. These pin what that must
+// not change.
 describe('archived state in the product full-text index', () => {
   let handle: SqliteStoreHandle | undefined;
   afterEach(async () => {
@@ -38,6 +40,28 @@ describe('archived state in the product full-text index', () => {
     expect(await store.productSearch.search({ q: 'gasket', size: 1 })).toMatchObject({ total: 4 });
   });
 
+  it('pages relevance order through live matches only, or through all on includeArchived', async () => {
+    handle = await sqliteStore();
+    const { store } = handle;
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i += 1)
+      ids.push((await store.products.create(aProduct({ name: `Bushing ${i}` }))).id);
+    await store.products.archive(ids[1] as string);
+    await store.products.archive(ids[4] as string);
+    const walk = async (includeArchived: boolean) => {
+      const seen: string[] = [];
+      let page = await store.productSearch.search({ q: 'bushing', size: 2, includeArchived });
+      seen.push(...page.products.map((p) => p.id));
+      while (page.syncToken !== null) {
+        page = await store.productSearch.search({ q: 'bushing', syncToken: page.syncToken, includeArchived });
+        seen.push(...page.products.map((p) => p.id));
+      }
+      return seen;
+    };
+    expect(await walk(false)).toEqual([ids[0], ids[2], ids[3], ids[5]]);
+    expect(await walk(true)).toEqual(ids);
+  });
+
   it('never matches a term against the archived state ("0" or "1")', async () => {
     handle = await sqliteStore();
     const { store } = handle;
@@ -56,13 +80,13 @@ describe('archived state in the product full-text index', () => {
     ]);
   });
 
-  it('indexes the archived state of products written before the migration', async () => {
+  it.each([2, 3])('indexes the archived state of products written on schema %i', async (schema) => {
     const dir = tempDataDir();
     const path = catalogDatabasePath(dir);
     const db = openDatabase(path);
-    migrate(db, MIGRATIONS.slice(0, 2));
+    migrate(db, MIGRATIONS.slice(0, schema));
     db.close();
-    // Products written on schema 2 through raw SQL, as an older release would have.
+    // Products written through raw SQL, as an older release would have.
     const raw = new DatabaseSync(path);
     const insert = raw.prepare(
       `INSERT INTO products (id, product_code, product_code_key, name, archived, created_at, updated_at)
@@ -76,5 +100,9 @@ describe('archived state in the product full-text index', () => {
     expect(await store.productSearch.search({ q: 'flange', size: 1, includeArchived: true })).toMatchObject({
       total: 4,
     });
+    expect(await store.productSearch.search({ q: 'flange 3', size: 10 })).toMatchObject({ total: 0 });
+    expect(
+      (await store.productSearch.search({ q: 'flange 3', size: 10, includeArchived: true })).products,
+    ).toHaveLength(1);
   });
 });

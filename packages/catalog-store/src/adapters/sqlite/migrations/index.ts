@@ -1,6 +1,12 @@
 import { initialSchema } from './0001-initial-schema.ts';
 import { facetCounts } from './0002-facet-counts.ts';
 import { ftsArchivedColumn } from './0003-fts-archived-column.ts';
+import { ftsArchivedColumns } from './0004-fts-archived-columns.ts';
 import type { Migration } from './migration.ts';
 
-export const MIGRATIONS: readonly Migration[] = [initialSchema, facetCounts, ftsArchivedColumn];
+export const MIGRATIONS: readonly Migration[] = [
+  initialSchema,
+  facetCounts,
+  ftsArchivedColumn,
+  ftsArchivedColumns,
+];

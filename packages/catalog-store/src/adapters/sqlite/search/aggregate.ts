@@ -1,7 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { ProductAggregations } from '../../../model/search.ts';
 import type { NormalisedProductQuery } from '../../../search/normalise-product-query.ts';
-import { matchProductText } from '../../../search/search-terms.ts';
+import { matchProductText, type TermExpansions } from '../../../search/search-terms.ts';
 import { statement } from '../statement-cache.ts';
 import { bind, type Params } from './bind.ts';
 import { drivenByFilter, FROM_TEXT, IN_TEXT_MATCHES } from './bucket-sql.ts';
@@ -46,6 +46,7 @@ function matchSetCombinations(
   query: NormalisedProductQuery,
   filters: FilterSql,
   identifierHits: readonly number[],
+  expansions: TermExpansions,
 ): Combination[] {
   const hits = JSON.stringify(identifierHits);
   const parts: Array<{ sql: string; params: Params }> = [];
@@ -63,7 +64,11 @@ function matchSetCombinations(
       parts.push({
         sql: `SELECT ${COMBINATION} ${drivenByFilter(query) ? `FROM products p WHERE ${IN_TEXT_MATCHES}` : FROM_TEXT}${filters.sql}
           AND p.seq NOT IN (SELECT value FROM json_each(:hits)) ${GROUP_BY}`,
-        params: { ...filters.params, match: matchProductText(query.terms), hits },
+        params: {
+          ...filters.params,
+          match: matchProductText(query.terms, query.includeArchived, expansions),
+          hits,
+        },
       });
     }
   }
@@ -86,6 +91,7 @@ export function aggregate(
   query: NormalisedProductQuery,
   filters: FilterSql,
   identifierHits: readonly number[],
+  expansions: TermExpansions = new Map(),
 ): ProductAggregations {
   const counts = new Map<Facet, Map<string, number>>(FACETS.map((facet) => [facet, new Map()]));
   const add = (facet: Facet, value: string, n: number) => {
@@ -95,7 +101,7 @@ export function aggregate(
   if (onlyArchivedFilter(query)) {
     for (const row of catalogueCounts(db, query.includeArchived)) add(row.facet, row.value, row.n);
   } else {
-    for (const row of matchSetCombinations(db, query, filters, identifierHits)) {
+    for (const row of matchSetCombinations(db, query, filters, identifierHits, expansions)) {
       for (const facet of FACETS) add(facet, row[facet], row.n);
     }
   }

@@ -5,6 +5,7 @@ import { statement } from '../statement-cache.ts';
 import { bind, type Params } from './bind.ts';
 import type { FilterSql } from './filter-sql.ts';
 import { SORT_COLUMNS } from './sort-columns.ts';
+import type { PrefixExpansions } from './term-expansions.ts';
 
 /** A located row: its seq and its sort key (null in relevance order). */
 export interface Row {
@@ -21,6 +22,8 @@ export interface BucketContext {
   excluded: string;
   /** The capped count reached its cap: walk the sort index instead of sorting the matches. */
   saturated: boolean;
+  /** The index terms of the query's prefix terms, read in this snapshot. */
+  prefixes: PrefixExpansions;
 }
 
 /** Streams text matches in rowid (= seq) order, joined to their product. */
@@ -41,6 +44,14 @@ export function notIdentifierHit(ctx: BucketContext, column = 'p.seq'): string {
  * once per statement; SQLite then probes it while walking whichever index drives the query.
  */
 export const IN_TEXT_MATCHES = 'p.seq IN (SELECT rowid FROM product_fts WHERE product_fts MATCH :match)';
+
+/**
+ * No filter but (possibly) `archived`, which the text match itself decides (matchProductText):
+ * text rows need not be joined to their products row.
+ */
+export function onlyArchivedFilter(query: NormalisedProductQuery): boolean {
+  return query.brandName === null && query.updatedAfterMs === null && query.displayOnWeb === null;
+}
 
 /** A brand filter is selective: its (brand_name, seq) index should drive, not the text. */
 export function drivenByFilter(query: NormalisedProductQuery): boolean {

@@ -12,6 +12,7 @@ import { countMatches } from './count-matches.ts';
 import { EngineFailure } from './engine-failures.ts';
 import { filterSql } from './filter-sql.ts';
 import { identifierPage, probeIdentifiers } from './identifier-bucket.ts';
+import { expandPrefixTerms } from './term-expansions.ts';
 import { type Bucket, textBuckets } from './text-buckets.ts';
 
 export interface ProductSearchJob {
@@ -113,6 +114,7 @@ export function runProductSearch(
       filters,
       excluded: JSON.stringify(identifierHits),
       saturated: false,
+      prefixes: expandPrefixTerms(db, query.terms),
     };
     const want = query.from + query.size + 1;
     const capped = (n: number) => ({ total: Math.min(n, job.totalCap), totalIsLowerBound: n > job.totalCap });
@@ -142,7 +144,8 @@ export function runProductSearch(
       hasMore: rows.length > query.from + query.size,
       ...totals,
     };
-    if (query.aggregations) outcome.aggregations = aggregate(db, query, filters, identifierHits);
+    if (query.aggregations)
+      outcome.aggregations = aggregate(db, query, filters, identifierHits, ctx.prefixes.expansions);
     return outcome;
   });
 }

@@ -1,4 +1,4 @@
-import { matchAllTermsIn, matchProductText } from '../../../search/search-terms.ts';
+import { matchProductName, matchProductText } from '../../../search/search-terms.ts';
 import type { CursorPosition } from '../../../search/sync-token.ts';
 import {
   allRows,
@@ -8,6 +8,7 @@ import {
   IN_TEXT_MATCHES,
   keysetParams,
   notIdentifierHit,
+  onlyArchivedFilter,
   ordering,
   type Row,
 } from './bucket-sql.ts';
@@ -31,6 +32,11 @@ function relevanceBucket(
     const keyset = after === null ? '' : ' AND p.seq > :afterSeq';
     sql = `SELECT p.seq AS seq, NULL AS k FROM products p WHERE ${IN_TEXT_MATCHES}${keyset}${ctx.filters.sql}${notIdentifierHit(ctx)}
       ORDER BY p.seq LIMIT :limit`;
+  } else if (onlyArchivedFilter(ctx.query)) {
+    // The match decides `archived`: the index alone answers, without reading a products row.
+    const keyset = after === null ? '' : ' AND rowid > :afterSeq';
+    sql = `SELECT rowid AS seq, NULL AS k FROM product_fts WHERE product_fts MATCH :match${keyset}${notIdentifierHit(ctx, 'rowid')}
+      ORDER BY rowid LIMIT :limit`;
   } else {
     // Streams the matches in rowid order and stops at the limit: no match list is built.
     const keyset = after === null ? '' : ' AND product_fts.rowid > :afterSeq';
@@ -78,10 +84,11 @@ export function textBuckets(ctx: BucketContext): Bucket[] {
   const { terms, orderBy, identifier } = ctx.query;
   if (identifier === null) return [{ id: 1, fetch: (after, limit) => sortedBucket(ctx, null, after, limit) }];
   if (terms.length === 0) return [];
-  const allTerms = matchProductText(terms);
+  const { expansions } = ctx.prefixes;
+  const allTerms = matchProductText(terms, ctx.query.includeArchived, expansions);
   if (orderBy !== 'relevance')
     return [{ id: 1, fetch: (after, limit) => sortedBucket(ctx, allTerms, after, limit) }];
-  const inName = matchAllTermsIn('name', terms);
+  const inName = matchProductName(terms, ctx.query.includeArchived, expansions);
   return [
     { id: 1, fetch: (after, limit) => relevanceBucket(ctx, inName, after, limit) },
     { id: 2, fetch: (after, limit) => relevanceBucket(ctx, `(${allTerms}) NOT (${inName})`, after, limit) },

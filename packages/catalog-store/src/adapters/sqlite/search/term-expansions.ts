@@ -1,0 +1,61 @@
+import type { DatabaseSync } from 'node:sqlite';
+import { isExpandableTerm, type TermExpansions } from '../../../search/search-terms.ts';
+import { statement } from '../statement-cache.ts';
+
+/** Past this many index terms a prefix stays a prefix: one merge beats a wide OR on every row. */
+const MAX_EXPANSION = 8;
+
+export interface PrefixExpansions {
+  expansions: TermExpansions;
+  /**
+   * At least the number of products matching every term (each term's products, added up over its
+   * expansions, archived products included; the smallest over the terms), or Infinity when no
+   * term was expanded. A count capped above it needs no cap.
+   */
+  upperBound: number;
+}
+
+const PLAIN = /^[a-z0-9]+$/;
+
+const NONE: PrefixExpansions = { expansions: new Map(), upperBound: Number.POSITIVE_INFINITY };
+
+/** The end of the range of terms starting with `prefix` (its last character plus one). */
+function rangeEnd(prefix: string): string {
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+}
+
+/**
+ * Looks up the index terms each prefix term stands for in the term list of the product index
+ * (fts5vocab, store migration 4), in the caller's read snapshot. A term that is not plain
+ * lower-case ASCII, or stands for too many terms, stays a prefix.
+ */
+export function expandPrefixTerms(db: DatabaseSync, terms: readonly string[]): PrefixExpansions {
+  const expandable = terms.filter(isExpandableTerm);
+  if (expandable.length === 0) return NONE;
+  const expansions = new Map<string, string[]>();
+  let upperBound = Number.POSITIVE_INFINITY;
+  const sql = 'SELECT term, doc FROM product_fts_terms WHERE term >= ? AND term < ? LIMIT ?';
+  for (const term of expandable) {
+    if (expansions.has(term)) continue;
+    const rows = statement(db, sql).all(term, rangeEnd(term), MAX_EXPANSION + 1) as Array<{
+      term: string;
+      doc: number;
+    }>;
+    // Index terms are folded already; anything but plain ASCII stays a prefix, to be safe.
+    if (rows.length > MAX_EXPANSION || !rows.every((row) => PLAIN.test(row.term))) continue;
+    // No term at all: leave it a prefix, which FTS5 answers at once with no match.
+    if (rows.length === 0) {
+      upperBound = 0;
+      continue;
+    }
+    expansions.set(
+      term,
+      rows.map((row) => row.term),
+    );
+    upperBound = Math.min(
+      upperBound,
+      rows.reduce((sum, row) => sum + row.doc, 0),
+    );
+  }
+  return { expansions, upperBound };
+}
