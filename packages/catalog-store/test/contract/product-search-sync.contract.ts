@@ -84,6 +84,58 @@ export function productSearchSyncContract(factory: StoreFactory): void {
       expect(withArchived).toMatchObject({ total: 3, totalIsLowerBound: false });
     });
 
+    it('text-match aggregations follow creates, archives, edits and brand renames', async () => {
+      const { products, brands, productSearch } = handle.store;
+      const a = await products.create(
+        aProduct({ name: 'Widget one', brandName: 'Alpha', category: 'Pumps', stockType: 'Stocked' }),
+      );
+      const b = await products.create(
+        aProduct({ name: 'Widget two', brandName: 'Alpha', category: 'Pumps', stockType: 'Stocked' }),
+      );
+      const c = await products.create(
+        aProduct({ name: 'Widget three', brandName: 'Beta', category: 'Pipes' }),
+      );
+      await products.create(aProduct({ name: 'Gadget', brandName: 'Beta', category: 'Pipes' }));
+      const widgets = async (query: ProductSearchQuery = {}) =>
+        (await productSearch.search({ q: 'widget', includeAggregations: true, ...query })).aggregations;
+      expect(await widgets()).toEqual({
+        brandName: { Alpha: 2, Beta: 1 },
+        category: { Pumps: 2, Pipes: 1 },
+        department: {},
+        stockType: { Stocked: 2 },
+      });
+      await products.archive(c.id);
+      await products.replace(a.id, {
+        ...aProduct({ id: a.id }),
+        name: 'Widget one',
+        brandName: 'Alpha',
+        category: 'Valves',
+        department: 'Water',
+      });
+      await products.replace(b.id, { ...aProduct({ id: b.id }), name: 'Gizmo', brandName: 'Alpha' });
+      await products.create(aProduct({ name: 'Widget four', brandName: 'Alpha', stockType: 'Stocked' }));
+      const alpha = await brands.getBySlug('alpha');
+      await brands.update(alpha?.id as string, { name: 'Alpha Renamed' });
+      expect(await widgets()).toEqual({
+        brandName: { 'Alpha Renamed': 2 },
+        category: { Valves: 1 },
+        department: { Water: 1 },
+        stockType: { Stocked: 1 },
+      });
+      expect(await widgets({ includeArchived: true })).toEqual({
+        brandName: { 'Alpha Renamed': 2, Beta: 1 },
+        category: { Pipes: 1, Valves: 1 },
+        department: { Water: 1 },
+        stockType: { Stocked: 1 },
+      });
+      expect(await widgets({ brandName: 'Alpha Renamed' })).toEqual({
+        brandName: { 'Alpha Renamed': 2 },
+        category: { Valves: 1 },
+        department: { Water: 1 },
+        stockType: { Stocked: 1 },
+      });
+    });
+
     it('the unfiltered total follows creates, archives and brand renames, and is capped past 10,000', async () => {
       const totals = async () => {
         const live = await handle.store.productSearch.search({ size: 1 });

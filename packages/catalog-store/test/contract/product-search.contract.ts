@@ -112,6 +112,35 @@ export function productSearchContract(factory: StoreFactory): void {
         expect(await ids({ brandName: 'Bolt' })).toEqual([]);
       });
 
+      it('brandName with q serves the same matches whether the brand or the text is the smaller side', async () => {
+        // 'light' is in more products than any brand, 'anchor' and 'cordless' in fewer, and 'g' is
+        // a prefix whose size the index cannot bound.
+        const matchesTerm = (term: string, fields: string[]) =>
+          new RegExp(`(^|[^a-z0-9])${term}`, 'i').test(fields.join(' '));
+        for (const q of ['light', 'anchor', 'cordless', 'g']) {
+          for (const brandName of ['Bolt Co', 'bolt co', 'Acme Tools']) {
+            const matches = live
+              .filter(
+                (p) =>
+                  p.brandName === brandName &&
+                  matchesTerm(q, [p.name, p.description, p.productCode, p.erpCode]),
+              )
+              .sort((a, b) => a.seq - b.seq);
+            const inName = matches.filter((p) => matchesTerm(q, [p.name]));
+            const relevance = [...inName, ...matches.filter((p) => !inName.includes(p))];
+            const page = await store.productSearch.search({ q, brandName, size: 100 });
+            expect(
+              page.products.map((p) => p.id),
+              `${q} ${brandName}`,
+            ).toEqual(relevance.map((p) => p.id));
+            expect(page.total, `${q} ${brandName}`).toBe(matches.length);
+            expect(await ids({ q, brandName, sort: 'code', order: 'asc' })).toEqual(
+              expectedOrder(matches, 'code', 'asc'),
+            );
+          }
+        }
+      });
+
       it('updatedAfter keeps products updated strictly after the instant', async () => {
         const sorted = [...live].sort((a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt));
         const pivot = sorted[Math.floor(sorted.length / 2)]?.updatedAt as string;
@@ -252,7 +281,7 @@ export function productSearchContract(factory: StoreFactory): void {
       }
 
       it('a keyset walk over text matches serves the same set as one big page', async () => {
-        for (const q of ['drill', 'AB-100', 'g', 'cable']) {
+        for (const q of ['drill', 'AB-100', 'g', 'cable', 'light']) {
           for (const brandName of ['Acme Tools', 'Zeta Works']) {
             const filtered: ProductSearchQuery = { q, brandName, sort: 'name', order: 'asc' };
             expect(await walk(store, filtered, 2), `${q} ${brandName}`).toEqual(await ids(filtered));

@@ -55,10 +55,14 @@ describe('search completeness', () => {
 
   it('after a timeout the same store answers the next query from a fresh worker', async () => {
     handle = await withProducts(20_000, { searchTimeoutMs: 150, searchWorkers: 1 });
+    // Facets of a filter with no index to narrow it are grouped from every products row: slow.
+    const everyRow = {
+      updatedAfter: '1970-01-01T00:00:00Z',
+      includeAggregations: true,
+      includeArchived: true,
+    };
     const results = await Promise.allSettled(
-      Array.from({ length: 6 }, () =>
-        handle?.store.productSearch.search({ q: 'widget', includeAggregations: true, includeArchived: true }),
-      ),
+      Array.from({ length: 12 }, () => handle?.store.productSearch.search(everyRow)),
     );
     expect(results.some((r) => r.status === 'rejected' && r.reason instanceof SearchTimeoutError)).toBe(true);
     // SQLite cannot be interrupted: let the abandoned statements finish before measuring again.

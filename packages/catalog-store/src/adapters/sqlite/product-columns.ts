@@ -16,11 +16,8 @@ export const PLAIN_FIELDS: ReadonlyArray<
   ProductTextField | ProductNullableNumberField | ProductDimensionField
 > = [...PRODUCT_TEXT_FIELDS, ...PRODUCT_NULLABLE_NUMBER_FIELDS, ...PRODUCT_DIMENSION_FIELDS];
 
-/** [field, column] pairs, computed once: mapping rows is on every search's hot path. */
-export const PLAIN_FIELD_COLUMNS: ReadonlyArray<readonly [(typeof PLAIN_FIELDS)[number], string]> =
-  PLAIN_FIELDS.map((field) => [field, columnOf(field)] as const);
-
-export const PRODUCT_ROW_COLUMNS = [
+/** The columns a full record is read from, in this order. */
+const RECORD_COLUMNS = [
   'seq',
   'id',
   ...PLAIN_FIELDS.map(columnOf),
@@ -35,6 +32,20 @@ export const PRODUCT_ROW_COLUMNS = [
   'display_on_web',
   'created_at',
   'updated_at',
-].join(', ');
+];
 
-export type ProductRow = Record<string, string | number | null>;
+export const PRODUCT_ROW_COLUMNS = RECORD_COLUMNS.join(', ');
+
+/** A products row read as an array (`setReturnArrays`), in PRODUCT_ROW_COLUMNS order. */
+export type ProductRow = ReadonlyArray<string | number | null>;
+
+/** The position of `column` in a ProductRow. */
+export function rowIndexOf(column: string): number {
+  const index = RECORD_COLUMNS.indexOf(column);
+  if (index < 0) throw new Error(`${column} is not read into records`);
+  return index;
+}
+
+/** [field, row index] pairs, computed once: mapping rows is on every search's hot path. */
+export const PLAIN_FIELD_INDEXES: ReadonlyArray<readonly [(typeof PLAIN_FIELDS)[number], number]> =
+  PLAIN_FIELDS.map((field) => [field, rowIndexOf(columnOf(field))] as const);

@@ -2,6 +2,7 @@ import { initialSchema } from './0001-initial-schema.ts';
 import { facetCounts } from './0002-facet-counts.ts';
 import { ftsArchivedColumn } from './0003-fts-archived-column.ts';
 import { ftsArchivedColumns } from './0004-fts-archived-columns.ts';
+import { productFacetCombinations } from './0005-product-facet-combinations.ts';
 import type { Migration } from './migration.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -9,4 +10,5 @@ export const MIGRATIONS: readonly Migration[] = [
   facetCounts,
   ftsArchivedColumn,
   ftsArchivedColumns,
+  productFacetCombinations,
 ];

@@ -1,21 +1,21 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { ProductAggregations } from '../../../model/search.ts';
 import type { NormalisedProductQuery } from '../../../search/normalise-product-query.ts';
-import { matchProductText, type TermExpansions } from '../../../search/search-terms.ts';
+import { matchProductText } from '../../../search/search-terms.ts';
 import { statement } from '../statement-cache.ts';
 import { bind, type Params } from './bind.ts';
-import { drivenByFilter, FROM_TEXT, IN_TEXT_MATCHES } from './bucket-sql.ts';
-import type { FilterSql } from './filter-sql.ts';
+import { type BucketContext, notIdentifierHit } from './bucket-sql.ts';
+import { type CombinationSink, caughtUpFacetMap, type FacetCombination } from './facet-map.ts';
+import { textMatchSql } from './text-match-plan.ts';
 
 type Facet = keyof ProductAggregations;
 const FACETS: readonly Facet[] = ['brandName', 'category', 'department', 'stockType'];
-// Grouping is exact (BINARY) although the columns sort without case, as the brandName filter is exact.
+type CombinationCount = FacetCombination & { n: number };
 const COMBINATION = `p.brand_name AS brandName, p.category AS category, p.department AS department,
   p.stock_type AS stockType, count(*) AS n`;
+// Grouping is exact (BINARY) although the columns sort without case, as the brandName filter is exact.
 const GROUP_BY =
   'GROUP BY p.brand_name COLLATE BINARY, p.category COLLATE BINARY, p.department COLLATE BINARY, p.stock_type';
-
-type Combination = Record<Facet, string> & { n: number };
 
 function onlyArchivedFilter(query: NormalisedProductQuery): boolean {
   return (
@@ -40,41 +40,42 @@ function catalogueCounts(
   }>;
 }
 
-/** One pass over the match set, grouped by the four facets together; split per facet afterwards. */
+/**
+ * Hands `sink` the match set's facet combinations with their counts. Without text and for the
+ * identifier hits, one pass over their products rows grouped by the four facets together; the text
+ * matches (up to every product) are listed by the full-text index and counted on the connection's
+ * facet map.
+ */
 function matchSetCombinations(
-  db: DatabaseSync,
-  query: NormalisedProductQuery,
-  filters: FilterSql,
+  ctx: BucketContext,
   identifierHits: readonly number[],
-  expansions: TermExpansions,
-): Combination[] {
-  const hits = JSON.stringify(identifierHits);
-  const parts: Array<{ sql: string; params: Params }> = [];
-  if (query.identifier === null) {
-    parts.push({
-      sql: `SELECT ${COMBINATION} FROM products p WHERE 1${filters.sql} ${GROUP_BY}`,
-      params: filters.params,
-    });
-  } else {
-    parts.push({
-      sql: `SELECT ${COMBINATION} FROM products p WHERE p.seq IN (SELECT value FROM json_each(:hits)) ${GROUP_BY}`,
-      params: { hits },
-    });
-    if (query.terms.length > 0) {
-      parts.push({
-        sql: `SELECT ${COMBINATION} ${drivenByFilter(query) ? `FROM products p WHERE ${IN_TEXT_MATCHES}` : FROM_TEXT}${filters.sql}
-          AND p.seq NOT IN (SELECT value FROM json_each(:hits)) ${GROUP_BY}`,
-        params: {
-          ...filters.params,
-          match: matchProductText(query.terms, query.includeArchived, expansions),
-          hits,
-        },
-      });
+  sink: CombinationSink,
+): void {
+  const { db, query, filters } = ctx;
+  const grouped = (sql: string, params: Params) => {
+    for (const row of statement(db, sql).all(bind(sql, params)) as unknown as CombinationCount[]) {
+      sink(row, row.n);
     }
+  };
+  if (query.identifier === null) {
+    grouped(`SELECT ${COMBINATION} FROM products p WHERE 1${filters.sql} ${GROUP_BY}`, filters.params);
+    return;
   }
-  return parts.flatMap(
-    ({ sql, params }) => statement(db, sql).all(bind(sql, params)) as unknown as Combination[],
+  grouped(
+    `SELECT ${COMBINATION} FROM products p WHERE p.seq IN (SELECT value FROM json_each(:hits)) ${GROUP_BY}`,
+    { hits: JSON.stringify(identifierHits) },
   );
+  if (query.terms.length === 0) return;
+  const { from, where } = textMatchSql(ctx.textPlan, filters);
+  const sql = `SELECT json_group_array(product_fts.rowid) AS seqs FROM ${from}
+    WHERE ${where}${notIdentifierHit(ctx, 'product_fts.rowid')}`;
+  const params = {
+    ...filters.params,
+    match: matchProductText(query.terms, query.includeArchived, ctx.prefixes.expansions),
+    excluded: ctx.excluded,
+  };
+  const { seqs } = statement(db, sql).get(bind(sql, params)) as { seqs: string };
+  caughtUpFacetMap(db).count(JSON.parse(seqs) as number[], sink);
 }
 
 /** Values as a FacetCounts map, largest count first; empty values are left out. */
@@ -86,13 +87,8 @@ function facetCounts(counts: Map<string, number>): Record<string, number> {
 }
 
 /** Counts per brandName, category, department and stockType over the whole match set. */
-export function aggregate(
-  db: DatabaseSync,
-  query: NormalisedProductQuery,
-  filters: FilterSql,
-  identifierHits: readonly number[],
-  expansions: TermExpansions = new Map(),
-): ProductAggregations {
+export function aggregate(ctx: BucketContext, identifierHits: readonly number[]): ProductAggregations {
+  const { db, query } = ctx;
   const counts = new Map<Facet, Map<string, number>>(FACETS.map((facet) => [facet, new Map()]));
   const add = (facet: Facet, value: string, n: number) => {
     const values = counts.get(facet) as Map<string, number>;
@@ -101,9 +97,9 @@ export function aggregate(
   if (onlyArchivedFilter(query)) {
     for (const row of catalogueCounts(db, query.includeArchived)) add(row.facet, row.value, row.n);
   } else {
-    for (const row of matchSetCombinations(db, query, filters, identifierHits, expansions)) {
-      for (const facet of FACETS) add(facet, row[facet], row.n);
-    }
+    matchSetCombinations(ctx, identifierHits, (combination, n) => {
+      for (const facet of FACETS) add(facet, combination[facet], n);
+    });
   }
   return {
     brandName: facetCounts(counts.get('brandName') as Map<string, number>),

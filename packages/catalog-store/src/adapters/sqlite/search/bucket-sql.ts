@@ -6,6 +6,7 @@ import { bind, type Params } from './bind.ts';
 import type { FilterSql } from './filter-sql.ts';
 import { SORT_COLUMNS } from './sort-columns.ts';
 import type { PrefixExpansions } from './term-expansions.ts';
+import type { TextMatchPlan } from './text-match-plan.ts';
 
 /** A located row: its seq and its sort key (null in relevance order). */
 export interface Row {
@@ -24,11 +25,9 @@ export interface BucketContext {
   saturated: boolean;
   /** The index terms of the query's prefix terms, read in this snapshot. */
   prefixes: PrefixExpansions;
+  /** How the text matches passing the filters are found. */
+  textPlan: TextMatchPlan;
 }
-
-/** Streams text matches in rowid (= seq) order, joined to their product. */
-export const FROM_TEXT =
-  'FROM product_fts JOIN products p ON p.seq = product_fts.rowid WHERE product_fts MATCH :match';
 
 /**
  * Leaves the identifier hits out of a text bucket. Without hits (the usual case) the condition is
@@ -53,7 +52,7 @@ export function onlyArchivedFilter(query: NormalisedProductQuery): boolean {
   return query.brandName === null && query.updatedAfterMs === null && query.displayOnWeb === null;
 }
 
-/** A brand filter is selective: its (brand_name, seq) index should drive, not the text. */
+/** Without text, a brand filter is selective: its (brand_name, seq) index should drive. */
 export function drivenByFilter(query: NormalisedProductQuery): boolean {
   return query.brandName !== null;
 }

@@ -1,14 +1,8 @@
 import { matchProductText } from '../../../search/search-terms.ts';
 import { statement } from '../statement-cache.ts';
 import { bind, type Params } from './bind.ts';
-import {
-  type BucketContext,
-  drivenByFilter,
-  FROM_TEXT,
-  IN_TEXT_MATCHES,
-  notIdentifierHit,
-  onlyArchivedFilter,
-} from './bucket-sql.ts';
+import { type BucketContext, notIdentifierHit, onlyArchivedFilter } from './bucket-sql.ts';
+import { textMatchSql } from './text-match-plan.ts';
 
 function count(ctx: BucketContext, sql: string, params: Params): number {
   return (statement(ctx.db, sql).get(bind(sql, params)) as { n: number }).n;
@@ -36,20 +30,14 @@ export function countMatches(ctx: BucketContext, identifierHits: number, limit: 
   if (terms.length === 0) return identifierHits;
   const cap = Math.max(1, limit - identifierHits);
   const match = matchProductText(terms, ctx.query.includeArchived, ctx.prefixes.expansions);
-  if (onlyArchivedFilter(ctx.query)) {
-    // Nothing to test on the products row: the index alone counts, archived state included.
-    const where = `product_fts MATCH :match${notIdentifierHit(ctx, 'rowid')}`;
-    // When the term list bounds the matches below the cap, a plain count skips the subquery,
-    // which costs about a sixth more per match.
-    const sql =
-      ctx.prefixes.upperBound <= cap
-        ? `SELECT count(*) AS n FROM product_fts WHERE ${where}`
-        : `SELECT count(*) AS n FROM (SELECT 1 FROM product_fts WHERE ${where} LIMIT :cap)`;
-    return identifierHits + count(ctx, sql, { match, excluded: ctx.excluded, cap });
-  }
-  // Streaming the text matches stops at the cap; with a selective filter, the filter drives instead.
-  const source = drivenByFilter(ctx.query) ? `FROM products p WHERE ${IN_TEXT_MATCHES}` : FROM_TEXT;
-  const sql = `SELECT count(*) AS n FROM (SELECT 1 ${source}${ctx.filters.sql}${notIdentifierHit(ctx)} LIMIT :cap)`;
+  const { from, where } = textMatchSql(ctx.textPlan, ctx.filters);
+  const matches = `FROM ${from} WHERE ${where}${notIdentifierHit(ctx, 'product_fts.rowid')}`;
+  // Streaming the text matches stops at the cap. When the term list bounds the matches below the
+  // cap, a plain count skips the subquery, which costs about a sixth more per match.
+  const sql =
+    ctx.prefixes.upperBound <= cap
+      ? `SELECT count(*) AS n ${matches}`
+      : `SELECT count(*) AS n FROM (SELECT 1 ${matches} LIMIT :cap)`;
   const params = { ...ctx.filters.params, match, excluded: ctx.excluded, cap };
   return identifierHits + count(ctx, sql, params);
 }

@@ -14,6 +14,7 @@ import { filterSql } from './filter-sql.ts';
 import { identifierPage, probeIdentifiers } from './identifier-bucket.ts';
 import { expandPrefixTerms } from './term-expansions.ts';
 import { type Bucket, textBuckets } from './text-buckets.ts';
+import { chooseTextMatchPlan } from './text-match-plan.ts';
 
 export interface ProductSearchJob {
   query: NormalisedProductQuery;
@@ -108,13 +109,15 @@ export function runProductSearch(
     const { query } = job;
     const filters = filterSql(db, query);
     const identifierHits = probeIdentifiers(db, query, filters);
+    const prefixes = expandPrefixTerms(db, query.terms);
     const ctx: BucketContext = {
       db,
       query,
       filters,
       excluded: JSON.stringify(identifierHits),
       saturated: false,
-      prefixes: expandPrefixTerms(db, query.terms),
+      prefixes,
+      textPlan: chooseTextMatchPlan(db, query, prefixes.upperBound),
     };
     const want = query.from + query.size + 1;
     const capped = (n: number) => ({ total: Math.min(n, job.totalCap), totalIsLowerBound: n > job.totalCap });
@@ -144,8 +147,7 @@ export function runProductSearch(
       hasMore: rows.length > query.from + query.size,
       ...totals,
     };
-    if (query.aggregations)
-      outcome.aggregations = aggregate(db, query, filters, identifierHits, ctx.prefixes.expansions);
+    if (query.aggregations) outcome.aggregations = aggregate(ctx, identifierHits);
     return outcome;
   });
 }

@@ -4,15 +4,14 @@ import {
   allRows,
   type BucketContext,
   drivenByFilter,
-  FROM_TEXT,
   IN_TEXT_MATCHES,
   keysetParams,
   notIdentifierHit,
-  onlyArchivedFilter,
   ordering,
   type Row,
 } from './bucket-sql.ts';
 import { SORT_COLUMNS } from './sort-columns.ts';
+import { textMatchSql } from './text-match-plan.ts';
 
 export interface Bucket {
   id: number;
@@ -26,23 +25,12 @@ function relevanceBucket(
   after: CursorPosition | null,
   limit: number,
 ): Row[] {
+  const { from, where } = textMatchSql(ctx.textPlan, ctx.filters);
+  const keyset = after === null ? '' : ' AND product_fts.rowid > :afterSeq';
+  // Streams the matches in rowid order and stops at the limit: no match list is built.
+  const sql = `SELECT product_fts.rowid AS seq, NULL AS k FROM ${from} WHERE ${where}${keyset}${notIdentifierHit(ctx, 'product_fts.rowid')}
+    ORDER BY product_fts.rowid LIMIT :limit`;
   const params = { ...ctx.filters.params, ...keysetParams(after), match, excluded: ctx.excluded, limit };
-  let sql: string;
-  if (drivenByFilter(ctx.query)) {
-    const keyset = after === null ? '' : ' AND p.seq > :afterSeq';
-    sql = `SELECT p.seq AS seq, NULL AS k FROM products p WHERE ${IN_TEXT_MATCHES}${keyset}${ctx.filters.sql}${notIdentifierHit(ctx)}
-      ORDER BY p.seq LIMIT :limit`;
-  } else if (onlyArchivedFilter(ctx.query)) {
-    // The match decides `archived`: the index alone answers, without reading a products row.
-    const keyset = after === null ? '' : ' AND rowid > :afterSeq';
-    sql = `SELECT rowid AS seq, NULL AS k FROM product_fts WHERE product_fts MATCH :match${keyset}${notIdentifierHit(ctx, 'rowid')}
-      ORDER BY rowid LIMIT :limit`;
-  } else {
-    // Streams the matches in rowid order and stops at the limit: no match list is built.
-    const keyset = after === null ? '' : ' AND product_fts.rowid > :afterSeq';
-    sql = `SELECT p.seq AS seq, NULL AS k ${FROM_TEXT}${keyset}${ctx.filters.sql}${notIdentifierHit(ctx)}
-      ORDER BY product_fts.rowid LIMIT :limit`;
-  }
   return allRows(ctx.db, sql, params);
 }
 
@@ -59,7 +47,10 @@ function indexWalkPays(query: BucketContext['query']): boolean {
 
 /**
  * Rows of a sorted bucket. A small match set is collected and sorted; once the capped count
- * saturates, the (key, seq) sort index is walked and each row tested against the match list.
+ * saturates, the (key, seq) sort index is walked and each row tested against the match list. A
+ * brand smaller than the text (text-match-plan.ts) is listed instead and the text matches probed
+ * against it: a first page of "radiator" sorted by name within a brand of some 1,200 of 1M
+ * products, 51 ms → 17 ms.
  */
 function sortedBucket(
   ctx: BucketContext,
@@ -71,9 +62,13 @@ function sortedBucket(
   const { index } = SORT_COLUMNS[ctx.query.orderBy as keyof typeof SORT_COLUMNS];
   const walk = ctx.saturated || (match === null && indexWalkPays(ctx.query));
   const keyset = after === null ? '' : order.keysetSql(!walk);
-  const source = walk ? `products p INDEXED BY ${index}` : 'products p';
-  const text = match === null ? '' : ` AND ${IN_TEXT_MATCHES}${notIdentifierHit(ctx)}`;
-  const sql = `SELECT p.seq AS seq, ${order.keyExpr} AS k FROM ${source} WHERE 1${keyset}${ctx.filters.sql}${text}
+  let source = walk ? `products p INDEXED BY ${index}` : 'products p';
+  let conditions = `${ctx.filters.sql}${match === null ? '' : ` AND ${IN_TEXT_MATCHES}${notIdentifierHit(ctx)}`}`;
+  if (match !== null && !walk && ctx.textPlan === 'filter-list') {
+    source = 'product_fts JOIN products p ON p.seq = product_fts.rowid';
+    conditions = ` AND ${textMatchSql(ctx.textPlan, ctx.filters).where}${notIdentifierHit(ctx)}`;
+  }
+  const sql = `SELECT p.seq AS seq, ${order.keyExpr} AS k FROM ${source} WHERE 1${keyset}${conditions}
     ORDER BY ${order.orderSql(!walk)} LIMIT :limit`;
   const params = { ...ctx.filters.params, ...keysetParams(after), excluded: ctx.excluded, limit };
   return allRows(ctx.db, sql, match === null ? params : { ...params, match });
