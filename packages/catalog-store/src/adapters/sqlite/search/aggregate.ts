@@ -1,10 +1,9 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { ProductAggregations } from '../../../model/search.ts';
-import type { NormalisedProductQuery } from '../../../search/normalise-product-query.ts';
 import { matchProductText } from '../../../search/search-terms.ts';
 import { statement } from '../statement-cache.ts';
 import { bind, type Params } from './bind.ts';
-import { type BucketContext, notIdentifierHit } from './bucket-sql.ts';
+import { type BucketContext, notIdentifierHit, onlyArchivedFilter } from './bucket-sql.ts';
 import { type CombinationSink, caughtUpFacetMap, type FacetCombination } from './facet-map.ts';
 import { textMatchSql } from './text-match-plan.ts';
 
@@ -16,15 +15,6 @@ const COMBINATION = `p.brand_name AS brandName, p.category AS category, p.depart
 // Grouping is exact (BINARY) although the columns sort without case, as the brandName filter is exact.
 const GROUP_BY =
   'GROUP BY p.brand_name COLLATE BINARY, p.category COLLATE BINARY, p.department COLLATE BINARY, p.stock_type';
-
-function onlyArchivedFilter(query: NormalisedProductQuery): boolean {
-  return (
-    query.identifier === null &&
-    query.brandName === null &&
-    query.updatedAfterMs === null &&
-    query.displayOnWeb === null
-  );
-}
 
 /** The unfiltered catalogue: read the trigger-maintained counts instead of every product. */
 function catalogueCounts(
@@ -94,7 +84,8 @@ export function aggregate(ctx: BucketContext, identifierHits: readonly number[])
     const values = counts.get(facet) as Map<string, number>;
     values.set(value, (values.get(value) ?? 0) + n);
   };
-  if (onlyArchivedFilter(query)) {
+  // No q and no filter but `archived`: the whole catalogue.
+  if (query.identifier === null && onlyArchivedFilter(query)) {
     for (const row of catalogueCounts(db, query.includeArchived)) add(row.facet, row.value, row.n);
   } else {
     matchSetCombinations(ctx, identifierHits, (combination, n) => {
