@@ -2,7 +2,7 @@ export { checkDatabaseIntegrity, type IntegrityReport } from './adapters/sqlite/
 export { catalogDatabasePath, DATABASE_FILE_NAME } from './adapters/sqlite/database-path.ts';
 export type { MigrationReport } from './adapters/sqlite/migrate.ts';
 export { SchemaTooNewError } from './adapters/sqlite/migrate.ts';
-export { migrateDatabase } from './adapters/sqlite/migrate-database.ts';
+export { type DatabaseUpgradeReport, migrateDatabase } from './adapters/sqlite/migrate-database.ts';
 export {
   DEFAULT_SEARCH_TIMEOUT_MS,
   openSqliteCatalogStore,

@@ -9,4 +9,6 @@ export function runMigrate(dataDir: string, output: Output): void {
   if (report.applied.length === 0)
     output.out(`${path}: schema at version ${report.toVersion}, nothing to do`);
   else output.out(`${path}: applied ${report.applied.join(', ')} (now at version ${report.toVersion})`);
+  if (report.searchDocumentsWritten > 0)
+    output.out(`${path}: wrote the stored search documents of ${report.searchDocumentsWritten} products`);
 }

@@ -26,7 +26,12 @@ describe('migrations', () => {
     expect(first.fromVersion).toBe(0);
     expect(first.applied.length).toBeGreaterThan(0);
     const second = migrateDatabase(path);
-    expect(second).toEqual({ fromVersion: first.toVersion, toVersion: first.toVersion, applied: [] });
+    expect(second).toEqual({
+      fromVersion: first.toVersion,
+      toVersion: first.toVersion,
+      applied: [],
+      searchDocumentsWritten: 0,
+    });
   });
 
   it('turns on WAL mode and foreign keys', async () => {

@@ -13,9 +13,10 @@ import { SqliteProductStore } from './sqlite-product-store.ts';
 import { insertWebChannel, SqliteWebChannelStore } from './sqlite-web-channel-store.ts';
 import { statement } from './statement-cache.ts';
 import { nextWriteTimestamp } from './timestamps.ts';
-import { inWriteTransaction } from './transaction.ts';
+import { inWriteTransaction, setBeforeCommit } from './transaction.ts';
 import { insertBrand } from './write-brand.ts';
 import { writeProduct } from './write-product.ts';
+import { backfillSearchDocuments, refreshStaleSearchDocuments } from './write-search-documents.ts';
 
 export interface SqliteCatalogStoreOptions {
   databasePath: string;
@@ -57,6 +58,9 @@ function loadIfEmpty(db: DatabaseSync, snapshot: CatalogueSnapshot): boolean {
 export function openSqliteCatalogStore(options: SqliteCatalogStoreOptions): CatalogStore {
   const db = openDatabase(options.databasePath);
   migrate(db);
+  setBeforeCommit(db, () => refreshStaleSearchDocuments(db));
+  // Once per database; at 1M products about half a minute, in short transactions.
+  backfillSearchDocuments(db);
   const pool = new SearchWorkerPool({
     databasePath: options.databasePath,
     size: options.searchWorkers ?? Math.min(4, Math.max(2, availableParallelism())),

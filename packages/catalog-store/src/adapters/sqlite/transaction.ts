@@ -1,5 +1,16 @@
 import type { DatabaseSync } from 'node:sqlite';
 
+const beforeCommit = new WeakMap<DatabaseSync, () => void>();
+
+/**
+ * Work that every write transaction on `db` does last, just before it commits: rows derived from
+ * what the transaction wrote (see write-search-documents.ts) are brought up to date in the same
+ * commit, whichever store method wrote.
+ */
+export function setBeforeCommit(db: DatabaseSync, work: () => void): void {
+  beforeCommit.set(db, work);
+}
+
 /**
  * Runs `work` inside one write transaction. BEGIN IMMEDIATE takes the write lock up front so two
  * processes never both read-then-write on stale data. Nested calls become savepoints.
@@ -20,6 +31,7 @@ export function inWriteTransaction<T>(db: DatabaseSync, work: () => T): T {
   db.exec('BEGIN IMMEDIATE');
   try {
     const result = work();
+    beforeCommit.get(db)?.();
     db.exec('COMMIT');
     return result;
   } catch (error) {

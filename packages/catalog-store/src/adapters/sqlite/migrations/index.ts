@@ -3,6 +3,7 @@ import { facetCounts } from './0002-facet-counts.ts';
 import { ftsArchivedColumn } from './0003-fts-archived-column.ts';
 import { ftsArchivedColumns } from './0004-fts-archived-columns.ts';
 import { productFacetCombinations } from './0005-product-facet-combinations.ts';
+import { productSearchDocuments } from './0006-product-search-documents.ts';
 import type { Migration } from './migration.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -11,4 +12,5 @@ export const MIGRATIONS: readonly Migration[] = [
   ftsArchivedColumn,
   ftsArchivedColumns,
   productFacetCombinations,
+  productSearchDocuments,
 ];

@@ -1,10 +1,8 @@
 import type { DatabaseSync } from 'node:sqlite';
-import { externalProductJson, type ProductView } from '../../../model/external-product.ts';
 import type { ProductRecord } from '../../../model/product.ts';
 import type { ProductAggregations } from '../../../model/search.ts';
 import type { NormalisedProductQuery } from '../../../search/normalise-product-query.ts';
 import type { CursorPosition } from '../../../search/sync-token.ts';
-import { readProductsBySeq } from '../read-products.ts';
 import { inReadTransaction } from '../transaction.ts';
 import { aggregate } from './aggregate.ts';
 import type { BucketContext, Row } from './bucket-sql.ts';
@@ -25,8 +23,9 @@ export interface ProductSearchJob {
   totalCap: number;
 }
 
-export interface ProductSearchOutcome {
-  products: ProductRecord[];
+/** A page located and materialised in one read snapshot: its hits are records or documents. */
+export interface SearchOutcome<Hit> {
+  hits: Hit[];
   /** Position of the page's last row, for the next cursor. */
   last: CursorPosition | null;
   hasMore: boolean;
@@ -35,37 +34,23 @@ export interface ProductSearchOutcome {
   aggregations?: ProductAggregations;
 }
 
+export interface ProductSearchOutcome extends Omit<SearchOutcome<ProductRecord>, 'hits'> {
+  products: ProductRecord[];
+}
+
 /** The outcome with its hits rendered in the worker: only strings cross back to the main thread. */
-export interface ProductDocumentOutcome extends Omit<ProductSearchOutcome, 'products'> {
+export interface ProductDocumentOutcome extends Omit<SearchOutcome<string>, 'hits'> {
   documents: string[];
 }
 
-/** Loads full records in the order of `seqs` (readProductsBySeq, or a worker's RecordCache). */
-export type Hydrate = (db: DatabaseSync, seqs: readonly number[]) => ProductRecord[];
-
-const rendered = new WeakMap<ProductRecord, { view: string; json: string }>();
-
-function viewKey(view: ProductView): string {
-  const fields = view.fields === undefined ? '*' : [...view.fields].sort().join(',');
-  return `${view.channel ?? ''}\n${view.withRelationCodes}\n${fields}`;
-}
-
 /**
- * Renders the hits in the worker. A cached record keeps its JSON for the last view it was
- * rendered for (callers mostly share one view); it goes with the record when the cache drops it.
+ * Turns the page's seqs into hits, in that order, inside the search's snapshot; a seq it cannot
+ * find is left out (and the page fails as incomplete).
  */
-export function renderDocuments(outcome: ProductSearchOutcome, view: ProductView): ProductDocumentOutcome {
-  const { products, ...rest } = outcome;
-  const key = viewKey(view);
-  const documents = products.map((product) => {
-    const memo = rendered.get(product);
-    if (memo?.view === key) return memo.json;
-    const json = externalProductJson(product, view);
-    rendered.set(product, { view: key, json });
-    return json;
-  });
-  return { ...rest, documents };
-}
+export type Materialise<Hit> = (db: DatabaseSync, seqs: readonly number[]) => Hit[];
+
+/** Loads full records in the order of `seqs` (readProductsBySeq, or a worker's RecordCache). */
+export type Hydrate = Materialise<ProductRecord>;
 
 interface BucketRow extends Row {
   bucket: number;
@@ -100,11 +85,11 @@ function collectRows(
 }
 
 /** One page, proven complete within one read snapshot, or an exception. */
-export function runProductSearch(
+export function runProductSearch<Hit>(
   db: DatabaseSync,
   job: ProductSearchJob,
-  hydrate: Hydrate = readProductsBySeq,
-): ProductSearchOutcome {
+  materialise: Materialise<Hit>,
+): SearchOutcome<Hit> {
   return inReadTransaction(db, () => {
     const { query } = job;
     const filters = filterSql(db, query);
@@ -133,16 +118,16 @@ export function runProductSearch(
     ctx.saturated = totals.totalIsLowerBound;
     rows ??= collectRows(ctx, identifierHits, job.after, want);
     const pageRows = rows.slice(query.from, query.from + query.size);
-    const products = hydrate(
+    const hits = materialise(
       db,
       pageRows.map((row) => row.seq),
     );
-    if (products.length !== pageRows.length) {
-      throw new EngineFailure(`page of ${pageRows.length} rows hydrated only ${products.length} products`);
+    if (hits.length !== pageRows.length) {
+      throw new EngineFailure(`page of ${pageRows.length} rows found only ${hits.length} products`);
     }
     const lastRow = pageRows.at(-1);
-    const outcome: ProductSearchOutcome = {
-      products,
+    const outcome: SearchOutcome<Hit> = {
+      hits,
       last: lastRow === undefined ? null : { bucket: lastRow.bucket, key: lastRow.k, seq: lastRow.seq },
       hasMore: rows.length > query.from + query.size,
       ...totals,

@@ -4,9 +4,10 @@ import { openDatabase } from '../open-database.ts';
 import { inReadTransaction } from '../transaction.ts';
 import { failureKind } from './engine-failures.ts';
 import { caughtUpFacetMap } from './facet-map.ts';
+import { readSearchDocuments } from './read-search-documents.ts';
 import { RecordCache } from './record-cache.ts';
 import { runBrandSearch } from './run-brand-search.ts';
-import { type Hydrate, renderDocuments, runProductSearch } from './run-product-search.ts';
+import { type Hydrate, runProductSearch } from './run-product-search.ts';
 import type { WorkerReply, WorkerRequest, WorkerSetup } from './worker-protocol.ts';
 
 const port = parentPort;
@@ -25,10 +26,17 @@ const hydrate: Hydrate = (connection, seqs) => records.read(connection, seqs);
 
 function run(request: WorkerRequest): Extract<WorkerReply, { ok: true }>['result'] {
   switch (request.kind) {
-    case 'products':
-      return runProductSearch(db, request.job, hydrate);
-    case 'product-documents':
-      return renderDocuments(runProductSearch(db, request.job, hydrate), request.view);
+    case 'products': {
+      const { hits, ...page } = runProductSearch(db, request.job, hydrate);
+      return { ...page, products: hits };
+    }
+    case 'product-documents': {
+      const { view } = request;
+      const { hits, ...page } = runProductSearch(db, request.job, (connection, seqs) =>
+        readSearchDocuments(connection, seqs, view, hydrate),
+      );
+      return { ...page, documents: hits };
+    }
     case 'brands':
       return runBrandSearch(db, request.job);
   }
