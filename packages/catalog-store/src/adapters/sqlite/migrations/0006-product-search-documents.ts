@@ -15,7 +15,10 @@ function invalidateOwnersOf(id: string): string {
     SELECT product_seq FROM product_relations WHERE related_id = ${id} ON CONFLICT DO NOTHING;`;
 }
 
-const seqOf = (id: string) => `(SELECT seq FROM products WHERE id = ${id})`;
+/** A relation row's owner and target: the target's "used by" entries come from the row. */
+const invalidateRelationEnds = (row: 'new' | 'old') =>
+  `${invalidate(`${row}.product_seq`)}
+${invalidate(`(SELECT seq FROM products WHERE id = ${row}.related_id)`)}`;
 
 /**
  * Each product's /products/search hit, stored as the JSON it is sent as (search/search-documents.ts
@@ -65,18 +68,14 @@ ${invalidateOwnersOf('old.id')}
 END;
 
 CREATE TRIGGER product_relations_document_insert AFTER INSERT ON product_relations BEGIN
-${invalidate('new.product_seq')}
-${invalidate(seqOf('new.related_id'))}
+${invalidateRelationEnds('new')}
 END;
 CREATE TRIGGER product_relations_document_update AFTER UPDATE ON product_relations BEGIN
-${invalidate('old.product_seq')}
-${invalidate(seqOf('old.related_id'))}
-${invalidate('new.product_seq')}
-${invalidate(seqOf('new.related_id'))}
+${invalidateRelationEnds('old')}
+${invalidateRelationEnds('new')}
 END;
 CREATE TRIGGER product_relations_document_delete AFTER DELETE ON product_relations BEGIN
-${invalidate('old.product_seq')}
-${invalidate(seqOf('old.related_id'))}
+${invalidateRelationEnds('old')}
 END;
 `,
 };
