@@ -28,7 +28,7 @@ export function searchDocumentOf(record: ProductRecord): SearchDocument {
   // Rendered with the flag forced on so that the field is certainly there to be cut out. Inside
   // JSON text a string value's quotes are escaped, so the mark can only be the key itself.
   const json = externalProductJson(
-    { ...record, displayOnWeb: true, webVisibility: {} },
+    { ...record, displayOnWeb: true },
     { channel: null, withRelationCodes: false },
   );
   const at = json.indexOf(MARK);

@@ -27,19 +27,17 @@ function storeDocuments(db: DatabaseSync, seqs: readonly number[]): void {
  * (transaction.ts runs this before every commit). A queued product that no longer exists just
  * leaves the queue.
  */
-export function refreshStaleSearchDocuments(db: DatabaseSync): number {
-  let rebuilt = 0;
+export function refreshStaleSearchDocuments(db: DatabaseSync): void {
   for (;;) {
     const rows = statement(db, 'SELECT seq FROM product_documents_stale ORDER BY seq LIMIT ?').all(
       CHUNK,
     ) as Array<{ seq: number }>;
-    if (rows.length === 0) return rebuilt;
+    if (rows.length === 0) return;
     const seqs = rows.map((row) => row.seq);
     storeDocuments(db, seqs);
     statement(db, 'DELETE FROM product_documents_stale WHERE seq IN (SELECT value FROM json_each(?))').run(
       JSON.stringify(seqs),
     );
-    rebuilt += seqs.length;
   }
 }
 

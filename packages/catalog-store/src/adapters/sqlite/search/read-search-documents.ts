@@ -81,23 +81,21 @@ export function readSearchDocuments(
   hydrate: Hydrate,
 ): string[] {
   if (seqs.length === 0) return [];
-  if (!servesFromSearchDocument(view)) {
-    const json = renderRecords(hydrate(db, seqs), view);
-    return seqs.flatMap((seq) => json.get(seq) ?? []);
-  }
   const seqList = JSON.stringify(seqs);
-  const stored = storedDocuments(db, seqList);
+  const stored = servesFromSearchDocument(view)
+    ? storedDocuments(db, seqList)
+    : new Map<number, SearchDocument>();
   const missing = seqs.filter((seq) => !stored.has(seq));
   const fromRecords = missing.length === 0 ? null : renderRecords(hydrate(db, missing), view);
-  const perChannel = view.channel === null ? null : channelValues(db, view.channel, seqList);
+  const perChannel =
+    view.channel === null || stored.size === 0 ? null : channelValues(db, view.channel, seqList);
   const out: string[] = [];
   for (const seq of seqs) {
     const document = stored.get(seq);
-    if (document !== undefined) {
-      out.push(searchDocumentJson(document, view.channel, perChannel?.get(seq)));
-      continue;
-    }
-    const json = fromRecords?.get(seq);
+    const json =
+      document === undefined
+        ? fromRecords?.get(seq)
+        : searchDocumentJson(document, view.channel, perChannel?.get(seq));
     if (json !== undefined) out.push(json);
   }
   return out;
