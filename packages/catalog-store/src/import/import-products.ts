@@ -36,6 +36,11 @@ export interface ImportReport {
 }
 
 const DEFAULT_BATCH = 500;
+/**
+ * An import at least this large compacts the search index when it is done (about 4 s at 1M
+ * products): worth it after a bulk load, not after a handful of corrections.
+ */
+const COMPACT_AFTER = 10_000;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -107,7 +112,8 @@ async function validateFile(
 /**
  * `pnpm catalog import FILE.ndjson`: one admin-model product per line. The whole file is validated
  * first and nothing is written if any line is wrong; then it is written in batches, each one
- * transaction. Records are upserted by id, so a re-run after a failed batch is safe.
+ * transaction, and a large import compacts the search index. Records are upserted by id, so a
+ * re-run after a failed batch is safe.
  */
 export async function importProducts(
   store: CatalogStore,
@@ -158,5 +164,6 @@ export async function importProducts(
     }
   }
   await flush(totalBytes);
+  if (report.failedBatch === undefined && written >= COMPACT_AFTER) await store.compactSearchIndex();
   return report;
 }

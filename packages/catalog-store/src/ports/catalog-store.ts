@@ -29,5 +29,10 @@ export interface CatalogStore {
    * whether it did. Safe when several processes race at first start.
    */
   loadIfEmpty(snapshot: CatalogueSnapshot): Promise<boolean>;
+  /**
+   * Maintenance after a bulk load (seed, a large import): merges what many write transactions left
+   * fragmented in the search index. Searches are correct without it, only slower.
+   */
+  compactSearchIndex(): Promise<void>;
   close(): Promise<void>;
 }

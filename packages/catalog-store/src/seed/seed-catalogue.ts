@@ -23,8 +23,9 @@ async function ensureChannels(store: CatalogStore): Promise<void> {
 }
 
 /**
- * `pnpm catalog seed`: writes the generated catalogue batch by batch. Ids are derived from the
- * seed, so running it again updates the same products instead of adding new ones.
+ * `pnpm catalog seed`: writes the generated catalogue batch by batch, then compacts the search
+ * index. Ids are derived from the seed, so running it again updates the same products instead of
+ * adding new ones.
  */
 export async function seedCatalogue(store: CatalogStore, options: SeedOptions): Promise<SeedReport> {
   await ensureChannels(store);
@@ -35,5 +36,6 @@ export async function seedCatalogue(store: CatalogStore, options: SeedOptions): 
     report.updated += summary.updated;
     options.onProgress?.({ written: report.created + report.updated, total: options.products });
   }
+  await store.compactSearchIndex();
   return report;
 }

@@ -272,7 +272,7 @@ describe('stored search documents', () => {
     });
     db.close();
     const report = migrateDatabase(path);
-    expect(report.applied).toEqual(['6 stored product search documents']);
+    expect(report.applied).toEqual(['6 stored product search documents', '7 sort indexes cover archived']);
     expect(report.searchDocumentsWritten).toBe(30);
     expect(migrateDatabase(path).searchDocumentsWritten).toBe(0);
     const side = new DatabaseSync(path);

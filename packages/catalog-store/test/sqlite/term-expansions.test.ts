@@ -71,4 +71,32 @@ describe('prefix terms expanded from the index term list', () => {
       db.close();
     }
   });
+
+  it('sees the index terms committed since its last lookup, by another connection or its own', async () => {
+    handle = await sqliteStore();
+    const { store } = handle;
+    const bowl = await store.products.create(aProduct({ name: 'Ceramic bowl' }));
+    const reader = openDatabase(handle.databasePath, { readOnly: true });
+    const writer = openDatabase(handle.databasePath);
+    try {
+      expect(expandPrefixTerms(reader, ['ceram']).expansions.get('ceram')).toEqual(['ceramic']);
+      await store.products.create(aProduct({ name: 'Ceramicware jug' }));
+      const afterCommit = expandPrefixTerms(reader, ['ceram']);
+      expect(afterCommit.expansions.get('ceram')).toEqual(['ceramic', 'ceramicware']);
+      expect(afterCommit.upperBound).toBe(2);
+
+      expect(expandPrefixTerms(writer, ['ceram']).expansions.get('ceram')).toEqual([
+        'ceramic',
+        'ceramicware',
+      ]);
+      writer.prepare("UPDATE products SET name = 'Ceramist vase' WHERE id = ?").run(bowl.id);
+      expect(expandPrefixTerms(writer, ['ceram']).expansions.get('ceram')).toEqual([
+        'ceramicware',
+        'ceramist',
+      ]);
+    } finally {
+      reader.close();
+      writer.close();
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { DatabaseSync } from 'node:sqlite';
 import type { CatalogStore, CatalogueSnapshot } from '../../ports/catalog-store.ts';
+import { compactFullTextIndex } from './compact-full-text-index.ts';
 import { migrate } from './migrate.ts';
 import { openDatabase } from './open-database.ts';
 import { SqliteBrandSearch } from './search/sqlite-brand-search.ts';
@@ -75,6 +76,7 @@ export function openSqliteCatalogStore(options: SqliteCatalogStoreOptions): Cata
     productSearch: new SqliteProductSearch(pool, syncTokenSecret(db)),
     brandSearch: new SqliteBrandSearch(pool),
     loadIfEmpty: async (snapshot) => loadIfEmpty(db, snapshot),
+    compactSearchIndex: async () => compactFullTextIndex(db),
     close: async () => {
       await pool.close();
       if (db.isOpen) db.close();

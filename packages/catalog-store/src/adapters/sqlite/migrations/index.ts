@@ -4,6 +4,7 @@ import { ftsArchivedColumn } from './0003-fts-archived-column.ts';
 import { ftsArchivedColumns } from './0004-fts-archived-columns.ts';
 import { productFacetCombinations } from './0005-product-facet-combinations.ts';
 import { productSearchDocuments } from './0006-product-search-documents.ts';
+import { sortIndexesCoverArchived } from './0007-sort-indexes-cover-archived.ts';
 import type { Migration } from './migration.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -13,4 +14,5 @@ export const MIGRATIONS: readonly Migration[] = [
   ftsArchivedColumns,
   productFacetCombinations,
   productSearchDocuments,
+  sortIndexesCoverArchived,
 ];

@@ -4,11 +4,15 @@ import { matchProductText } from '../../../search/search-terms.ts';
 import { statement } from '../statement-cache.ts';
 import { bind, type Params } from './bind.ts';
 import { type BucketContext, notIdentifierHit, onlyArchivedFilter } from './bucket-sql.ts';
-import { type CombinationSink, caughtUpFacetMap, type FacetCombination } from './facet-map.ts';
+import {
+  caughtUpFacetMap,
+  FACETS,
+  type Facet,
+  type FacetCombination,
+  type FacetValueSink,
+} from './facet-map.ts';
 import { textMatchSql } from './text-match-plan.ts';
 
-type Facet = keyof ProductAggregations;
-const FACETS: readonly Facet[] = ['brandName', 'category', 'department', 'stockType'];
 type CombinationCount = FacetCombination & { n: number };
 const COMBINATION = `p.brand_name AS brandName, p.category AS category, p.department AS department,
   p.stock_type AS stockType, count(*) AS n`;
@@ -31,20 +35,20 @@ function catalogueCounts(
 }
 
 /**
- * Hands `sink` the match set's facet combinations with their counts. Without text and for the
- * identifier hits, one pass over their products rows grouped by the four facets together; the text
- * matches (up to every product) are listed by the full-text index and counted on the connection's
- * facet map.
+ * Hands `sink` the match set's facet values with their counts. Without text and for the identifier
+ * hits, one pass over their products rows grouped by the four facets together; the text matches
+ * (up to every product) are listed by the full-text index and counted on the connection's facet
+ * map.
  */
-function matchSetCombinations(
+function matchSetFacetValues(
   ctx: BucketContext,
   identifierHits: readonly number[],
-  sink: CombinationSink,
+  sink: FacetValueSink,
 ): void {
   const { db, query, filters } = ctx;
   const grouped = (sql: string, params: Params) => {
     for (const row of statement(db, sql).all(bind(sql, params)) as unknown as CombinationCount[]) {
-      sink(row, row.n);
+      for (const facet of FACETS) sink(facet, row[facet], row.n);
     }
   };
   if (query.identifier === null) {
@@ -88,9 +92,7 @@ export function aggregate(ctx: BucketContext, identifierHits: readonly number[])
   if (query.identifier === null && onlyArchivedFilter(query)) {
     for (const row of catalogueCounts(db, query.includeArchived)) add(row.facet, row.value, row.n);
   } else {
-    matchSetCombinations(ctx, identifierHits, (combination, n) => {
-      for (const facet of FACETS) add(facet, combination[facet], n);
-    });
+    matchSetFacetValues(ctx, identifierHits, add);
   }
   return {
     brandName: facetCounts(counts.get('brandName') as Map<string, number>),

@@ -103,6 +103,8 @@ export function runProductSearch<Hit>(
       saturated: false,
       prefixes,
       textPlan: chooseTextMatchPlan(db, query, prefixes.upperBound),
+      textEstimate: null,
+      listedMatches: null,
     };
     const want = query.from + query.size + 1;
     const capped = (n: number) => ({ total: Math.min(n, job.totalCap), totalIsLowerBound: n > job.totalCap });
@@ -114,7 +116,12 @@ export function runProductSearch<Hit>(
       rows = collectRows(ctx, identifierHits, null, want);
       if (rows.length < want) totals = capped(rows.length);
     }
-    if (totals === null) totals = capped(countMatches(ctx, identifierHits.length, job.totalCap + 1));
+    if (totals === null) {
+      const counted = countMatches(ctx, identifierHits.length, job.totalCap + 1);
+      totals = capped(counted.n);
+      ctx.textEstimate = counted.estimate;
+      ctx.listedMatches = counted.listed;
+    }
     ctx.saturated = totals.totalIsLowerBound;
     rows ??= collectRows(ctx, identifierHits, job.after, want);
     const pageRows = rows.slice(query.from, query.from + query.size);
