@@ -31,6 +31,15 @@ export function isExpandableTerm(term: string): boolean {
 }
 
 /**
+ * A term FTS5 can test against one product without merging doclists first: one looked up in the
+ * term list (its exact terms), or a plain two- or three-character prefix, which the index's prefix
+ * index holds. Any other prefix is merged from every matching term's doclist on each evaluation.
+ */
+export function testsWithoutMerging(term: string, expansions: TermExpansions): boolean {
+  return (expansions.get(term)?.length ?? 0) > 0 || /^[a-z0-9]{2,3}$/.test(term);
+}
+
+/**
  * One FTS5 phrase per term (the tokenizer splits "ab-100" into "ab" "100"), its last token as a
  * prefix; inside quotes only `"` is special. A one-character last token after another token
  * ("FT018943/1") is matched whole: as a prefix it would merge the doclists of every token

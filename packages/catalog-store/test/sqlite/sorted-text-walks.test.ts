@@ -1,7 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/adapters/sqlite/open-database.ts';
-import { runProductSearch } from '../../src/adapters/sqlite/search/run-product-search.ts';
+import { runProductSearch, type SearchOutcome } from '../../src/adapters/sqlite/search/run-product-search.ts';
 import type { ProductSearchQuery } from '../../src/index.ts';
 import { normaliseProductQuery } from '../../src/search/normalise-product-query.ts';
 import type { CursorPosition } from '../../src/search/sync-token.ts';
@@ -41,17 +41,17 @@ describe('sorted walks over saturated text matches', () => {
     for (let i = 0; i < products.length; i += 400)
       await handle.store.products.upsertMany(products.slice(i, i + 400));
     for (const [i, product] of products.entries())
-      if (i % 7 === 3) await handle.store.products.archive(product.id);
+      if (i % 7 === 3) await handle.store.products.archive(product.id as string);
     db = openDatabase(handle.databasePath, { readOnly: true });
     // Statements are prepared once per connection: record each run, not each prepare.
     const prepare = db.prepare.bind(db);
     db.prepare = (sql: string) => {
       const statement = prepare(sql);
-      const all = statement.all.bind(statement);
-      statement.all = (...params: Parameters<typeof all>) => {
+      const all = statement.all.bind(statement) as (...params: unknown[]) => ReturnType<typeof statement.all>;
+      statement.all = ((...params: unknown[]) => {
         executed.push(sql);
         return all(...params);
-      };
+      }) as typeof statement.all;
       return statement;
     };
   });
@@ -80,7 +80,7 @@ describe('sorted walks over saturated text matches', () => {
     let after: CursorPosition | null = null;
     let knownTotal: { total: number; totalIsLowerBound: boolean } | null = null;
     for (;;) {
-      const page = runProductSearch(
+      const page: SearchOutcome<number> = runProductSearch(
         db,
         { query: normalised, after, knownTotal, totalCap: TOTAL_CAP },
         (_, s) => [...s],
@@ -103,7 +103,7 @@ describe('sorted walks over saturated text matches', () => {
     ] as const) {
       executed = [];
       const query = normaliseProductQuery({ q: 'alpha', sort, order, size: 1 });
-      const page = runProductSearch(
+      const page: SearchOutcome<number> = runProductSearch(
         db,
         { query, after: null, knownTotal: null, totalCap: TOTAL_CAP },
         (_, s) => [...s],
@@ -126,6 +126,18 @@ describe('sorted walks over saturated text matches', () => {
     expect(page.hits).toEqual(expected('category', 'ASC').slice(0, 1));
     expect(probed()).toBe(true);
     expect(listed()).toBe(true);
+  });
+
+  it('a term FTS5 would merge for every probed row (a prefix it cannot expand) is listed, never probed', () => {
+    executed = [];
+    const query = normaliseProductQuery({ q: 'alpha-part', sort: 'price', order: 'asc', size: 1 });
+    const page = runProductSearch(
+      db,
+      { query, after: null, knownTotal: null, totalCap: TOTAL_CAP },
+      (_, s) => [...s],
+    );
+    expect(page.hits).toEqual(expected('price_sort', 'ASC').slice(0, 1));
+    expect([probed(), listed()]).toEqual([false, true]);
   });
 
   it('a keyset walk through every page visits each live match once, in order, whichever way each page went', () => {
