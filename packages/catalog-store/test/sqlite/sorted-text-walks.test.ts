@@ -92,6 +92,12 @@ describe('sorted walks over saturated text matches', () => {
       knownTotal = { total: page.total, totalIsLowerBound: page.totalIsLowerBound };
     }
   };
+  /** The first page of `query`, recording the statements it ran. */
+  const firstPage = (query: ProductSearchQuery): SearchOutcome<number> => {
+    executed = [];
+    const job = { query: normaliseProductQuery(query), after: null, knownTotal: null, totalCap: TOTAL_CAP };
+    return runProductSearch(db, job, (_, seqs) => [...seqs]);
+  };
   const probed = () => executed.some((sql) => sql.includes('product_fts.rowid = w.seq'));
   const listed = () => executed.some((sql) => sql.includes('p.seq IN (SELECT rowid FROM product_fts'));
 
@@ -101,13 +107,7 @@ describe('sorted walks over saturated text matches', () => {
       ['name', 'name', 'asc'],
       ['category', 'category', 'desc'],
     ] as const) {
-      executed = [];
-      const query = normaliseProductQuery({ q: 'alpha', sort, order, size: 1 });
-      const page: SearchOutcome<number> = runProductSearch(
-        db,
-        { query, after: null, knownTotal: null, totalCap: TOTAL_CAP },
-        (_, s) => [...s],
-      );
+      const page = firstPage({ q: 'alpha', sort, order, size: 1 });
       expect(page.hits, `${sort} ${order}`).toEqual(
         expected(column, order === 'asc' ? 'ASC' : 'DESC').slice(0, 1),
       );
@@ -116,26 +116,14 @@ describe('sorted walks over saturated text matches', () => {
   });
 
   it('matches gathered late in the order (past the walk budget) are listed instead, in the same order', () => {
-    executed = [];
-    const query = normaliseProductQuery({ q: 'alpha', sort: 'category', order: 'asc', size: 1 });
-    const page = runProductSearch(
-      db,
-      { query, after: null, knownTotal: null, totalCap: TOTAL_CAP },
-      (_, s) => [...s],
-    );
+    const page = firstPage({ q: 'alpha', sort: 'category', order: 'asc', size: 1 });
     expect(page.hits).toEqual(expected('category', 'ASC').slice(0, 1));
     expect(probed()).toBe(true);
     expect(listed()).toBe(true);
   });
 
   it('a term FTS5 would merge for every probed row (a prefix it cannot expand) is listed, never probed', () => {
-    executed = [];
-    const query = normaliseProductQuery({ q: 'alpha-part', sort: 'price', order: 'asc', size: 1 });
-    const page = runProductSearch(
-      db,
-      { query, after: null, knownTotal: null, totalCap: TOTAL_CAP },
-      (_, s) => [...s],
-    );
+    const page = firstPage({ q: 'alpha-part', sort: 'price', order: 'asc', size: 1 });
     expect(page.hits).toEqual(expected('price_sort', 'ASC').slice(0, 1));
     expect([probed(), listed()]).toEqual([false, true]);
   });

@@ -2,8 +2,11 @@ import type { Migration } from './migration.ts';
 
 const TOKENIZER = `tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'`;
 
-/** Indexes that let every sort column be walked in (key, seq) order; see notes/search.md. */
-const SORT_INDEXES: ReadonlyArray<readonly [string, string]> = [
+/**
+ * Indexes that let every sort column be walked in (key, seq) order; see notes/search.md. By name
+ * suffix and column; migration 7 rebuilds them with `archived`.
+ */
+export const SORT_INDEXES: ReadonlyArray<readonly [string, string]> = [
   ['name', 'name'],
   ['code', 'product_code'],
   ['brand', 'brand_name'],
