@@ -3,7 +3,7 @@ import type { NormalisedProductQuery } from '../../../search/normalise-product-q
 import type { CursorPosition } from '../../../search/sync-token.ts';
 import { statement } from '../statement-cache.ts';
 import { bind, type Params } from './bind.ts';
-import type { ListedMatches, TextMatchEstimate } from './count-matches.ts';
+import type { TextMatchEstimate } from './count-matches.ts';
 import type { FilterSql } from './filter-sql.ts';
 import { SORT_COLUMNS } from './sort-columns.ts';
 import type { PrefixExpansions } from './term-expansions.ts';
@@ -31,7 +31,7 @@ export interface BucketContext {
   /** How many products the text matches, when a capped count could tell (count-matches.ts). */
   textEstimate: TextMatchEstimate | null;
   /** Every text match as a JSON list of seqs, when a sorted search's count saw them all. */
-  listedMatches: ListedMatches | null;
+  listedMatches: string | null;
 }
 
 /**

@@ -38,13 +38,7 @@ export interface MatchCount {
    * Every text match (passing the filters, identifier hits left out) as a JSON list, when a sorted
    * search's count saw them all: its bucket sorts them without asking the full-text index again.
    */
-  listed: ListedMatches | null;
-}
-
-export interface ListedMatches {
-  /** JSON list of seqs. */
-  seqs: string;
-  count: number;
+  listed: string | null;
 }
 
 function estimate(ctx: BucketContext, counted: number, last: number): TextMatchEstimate {
@@ -90,6 +84,6 @@ export function countMatches(ctx: BucketContext, identifierHits: number, limit: 
   return {
     n: identifierHits + row.n,
     estimate: stopped && ctx.textPlan === 'index' ? estimate(ctx, row.n, row.last as number) : null,
-    listed: stopped || row.listed === null ? null : { seqs: row.listed, count: row.n },
+    listed: stopped ? null : row.listed,
   };
 }

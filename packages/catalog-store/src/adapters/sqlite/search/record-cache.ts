@@ -1,21 +1,19 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { ProductRecord } from '../../../model/product.ts';
 import { readProductsBySeq } from '../read-products.ts';
-import { statement } from '../statement-cache.ts';
+import { snapshotVersion } from '../snapshot-version.ts';
 
 /**
- * Loaded product records of one read-only connection (a search worker's), kept only while no
- * other connection has committed anything. `PRAGMA data_version` changes on every commit by any
- * other connection, in this process or another, and read inside a read transaction it describes
- * that transaction's snapshot. A record also depends on other rows (reverse relations, channel
- * visibility, related products' codes), so any commit empties the whole cache: there is no
+ * Loaded product records of one connection (a search worker's), kept only while nothing has been
+ * committed since (snapshotVersion). A record also depends on other rows (reverse relations,
+ * channel visibility, related products' codes), so any commit empties the whole cache: there is no
  * per-row invalidation to get wrong. Hydrating 20 records costs about 0.4 ms of SQL and mapping;
  * a popular product is served from here until the next write.
  */
 export class RecordCache {
   readonly #capacity: number;
   readonly #records = new Map<number, ProductRecord>();
-  #version: number | null = null;
+  #version: string | null = null;
 
   constructor(capacity: number) {
     this.#capacity = capacity;
@@ -23,7 +21,7 @@ export class RecordCache {
 
   /** The records of `seqs` in that order, as of the caller's read snapshot (run inside it). */
   read(db: DatabaseSync, seqs: readonly number[]): ProductRecord[] {
-    const { data_version: version } = statement(db, 'PRAGMA data_version').get() as { data_version: number };
+    const version = snapshotVersion(db);
     if (version !== this.#version) {
       this.#records.clear();
       this.#version = version;

@@ -1,5 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { isExpandableTerm, type TermExpansions } from '../../../search/search-terms.ts';
+import { snapshotVersion } from '../snapshot-version.ts';
 import { statement } from '../statement-cache.ts';
 
 /** Past this many index terms a prefix stays a prefix: one merge beats a wide OR on every row. */
@@ -29,10 +30,7 @@ interface IndexTerm {
   doc: number;
 }
 
-/**
- * A connection's lookups, valid while its snapshot shows the same database: `data_version` moves
- * when another connection commits, `total_changes()` when this one writes.
- */
+/** A connection's lookups, valid while its snapshot version (snapshotVersion) stays the same. */
 interface LookupCache {
   version: string;
   rows: Map<string, IndexTerm[]>;
@@ -49,8 +47,7 @@ const MAX_CACHED = 1_000;
  * with that term. Between two commits the answer cannot change, so each connection keeps it.
  */
 function lookupCache(db: DatabaseSync): LookupCache {
-  const sql = "SELECT (SELECT data_version FROM pragma_data_version) || ':' || total_changes() AS version";
-  const { version } = statement(db, sql).get() as { version: string };
+  const version = snapshotVersion(db);
   let cache = caches.get(db);
   if (cache === undefined || cache.version !== version || cache.rows.size >= MAX_CACHED) {
     cache = { version, rows: new Map() };

@@ -127,7 +127,7 @@ function sortedBucket(
   let listed: Params = {};
   if (match !== null && !walk && ctx.listedMatches !== null) {
     conditions = `${ctx.filters.sql} AND p.seq IN (SELECT value FROM json_each(:listed))`;
-    listed = { listed: ctx.listedMatches.seqs };
+    listed = { listed: ctx.listedMatches };
   } else if (match !== null && !walk && ctx.textPlan === 'filter-list') {
     source = 'product_fts JOIN products p ON p.seq = product_fts.rowid';
     conditions = ` AND ${textMatchSql(ctx.textPlan, ctx.filters).where}${notIdentifierHit(ctx)}`;
