@@ -3,12 +3,19 @@ import { foldText } from './fold-text.ts';
 const HAS_WORD_CHARACTER = /[\p{L}\p{N}]/u;
 
 /**
+ * Whitespace and control characters: the index's tokenizer reads a control character as a
+ * separator, so q does too ("a\u0000b" is the terms "a" and "b"). Kept inside a quoted FTS5 phrase,
+ * a NUL would end the query string there and FTS5 would reject it as unterminated.
+ */
+const TERM_SEPARATORS = /[\s\p{Cc}]+/u;
+
+/**
  * Splits q into the terms that must all match. A term without a letter or digit cannot match any
  * token and would make FTS5 reject the query, so it is dropped.
  */
 export function searchTerms(q: string): string[] {
   return foldText(q)
-    .split(/\s+/)
+    .split(TERM_SEPARATORS)
     .filter((term) => HAS_WORD_CHARACTER.test(term));
 }
 

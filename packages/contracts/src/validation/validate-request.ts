@@ -9,13 +9,28 @@ import type { RequestInput, ValidationIssue, ValidationResult } from './types.ts
 
 type Issue = ValidationIssue<string>;
 
-/** Declared parameters only (unknown ones are ignored), coerced; `x-ignored-without` honoured. */
-function pickParameters(document: unknown, group: ParameterGroup, raw: Readonly<Record<string, unknown>>) {
+/**
+ * Declared parameters only (unknown ones are ignored), coerced; `x-ignored-without` honoured. No
+ * parameter of the documents is a list, so one sent twice (`q=a&q=b`, which a transport hands over
+ * as an array) is refused by name with the default code, not checked against its schema, whose own
+ * `x-error-code` (SEARCH_TERM_TOO_LONG) would misname the fault.
+ */
+function pickParameters(
+  document: unknown,
+  group: ParameterGroup,
+  raw: Readonly<Record<string, unknown>>,
+  fallback: string,
+  issues: Issue[],
+) {
   const picked: Record<string, unknown> = {};
   for (const parameter of group.parameters) {
     const name = String(parameter.name);
     const requires = parameter['x-ignored-without'];
     if (raw[name] === undefined || (typeof requires === 'string' && raw[requires] === undefined)) continue;
+    if (Array.isArray(raw[name])) {
+      issues.push({ field: name, reason: 'must be given once', code: fallback });
+      continue;
+    }
     picked[name] = coerceParameter(document, parameter, raw[name]);
   }
   return picked;
@@ -43,7 +58,7 @@ function validateGroup(
   fallback: string,
   issues: Issue[],
 ) {
-  const value = pickParameters(document, group, isObject(raw) ? raw : {});
+  const value = pickParameters(document, group, isObject(raw) ? raw : {}, fallback, issues);
   if (!group.validate(value)) issues.push(...parameterIssues(group, group.validate.errors ?? [], fallback));
   return value;
 }
