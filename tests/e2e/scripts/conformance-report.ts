@@ -1,13 +1,18 @@
 // Writes docs/conformance.md from the last run of the e2e suite: every rule of the registry
 // (conformance/rules.ts), the tests that name it (rule ids at the start of a test's title), and their
 // result, or the reason the rule cannot be checked. Run with Node 24 (type stripping):
-//   node scripts/conformance-report.ts [results.json] [output.md]
+//   node scripts/conformance-report.ts [--check] [results.json] [output.md]
 // Exits non-zero when a rule has neither a test nor a reason, when a test names an unknown rule id,
 // when a test failed or a test file could not run, or when there are no results at all.
+// --check (what `pnpm run conformance` passes) also exits non-zero when the committed report differs
+// from this run in anything below its run header, so a report that describes older code cannot go
+// unnoticed: the run header (date, commit, Node, duration) changes every run and is not compared.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RULES, type Rule, ruleIdsOf, SECTIONS } from '../conformance/rules.ts';
+import { settings } from '../support/settings.ts';
 
 type Status = 'passed' | 'failed' | 'skipped' | 'pending' | 'todo' | 'disabled';
 
@@ -25,6 +30,7 @@ interface FileResult {
 }
 interface VitestReport {
   readonly startTime?: number;
+  readonly endTime?: number;
   readonly testResults: readonly FileResult[];
 }
 
@@ -36,8 +42,16 @@ interface TestRef {
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
-const resultsPath = process.argv[2] ?? fileURLToPath(new URL('../.vitest/results.json', import.meta.url));
-const outputPath = process.argv[3] ?? fileURLToPath(new URL('../../../docs/conformance.md', import.meta.url));
+const args = process.argv.slice(2);
+const check = args.includes('--check');
+const [resultsArg, outputArg] = args.filter((arg) => arg !== '--check');
+const resultsPath = resultsArg ?? fileURLToPath(new URL('../.vitest/results.json', import.meta.url));
+const outputPath = outputArg ?? fileURLToPath(new URL('../../../docs/conformance.md', import.meta.url));
+/** The one command that runs the suite and rewrites the report. */
+const REGENERATE = 'pnpm --filter @catalog/e2e run conformance';
+/** Everything above this line is the run header, left out of the --check comparison. */
+const HEADER_END =
+  '<!-- End of the run header: everything below is compared by the --check of the test command. -->';
 const notesPath = fileURLToPath(new URL('../conformance/notes.md', import.meta.url));
 
 const problems: string[] = [];
@@ -156,7 +170,49 @@ for (const [section, title] of SECTIONS) {
   );
 }
 
+/** The commit the suite ran against, and whether the tree had changes on top of it. */
+function commitOf(): string {
+  try {
+    const git = (...gitArgs: string[]) =>
+      execFileSync('git', gitArgs, {
+        cwd: repoRoot,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim();
+    const head = git('rev-parse', '--short=12', 'HEAD');
+    return git('status', '--porcelain', '--untracked-files=no') === ''
+      ? head
+      : `${head} with uncommitted changes`;
+  } catch {
+    return 'unknown (not a git checkout)';
+  }
+}
+
+/** The committed copy of the report (the file as it stands when git is not there). */
+function committedReport(): string | undefined {
+  try {
+    const path = relative(repoRoot, outputPath).split('\\').join('/');
+    return execFileSync('git', ['show', `HEAD:${path}`], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      maxBuffer: 64 * 1024 * 1024,
+    });
+  } catch {
+    return existsSync(outputPath) ? readFileSync(outputPath, 'utf8') : undefined;
+  }
+}
+
+const belowHeader = (text: string) => {
+  const end = text.indexOf(HEADER_END);
+  return end === -1 ? undefined : text.slice(end + HEADER_END.length);
+};
+
 const runDate = new Date(report?.startTime ?? Date.now()).toISOString();
+const runSeconds =
+  report?.startTime === undefined || report.endTime === undefined
+    ? 'unknown'
+    : `${Math.round((report.endTime - report.startTime) / 1000)} s`;
 const summary =
   `**${RULES.length} rules**: ${counts.pass} ✅ pass, ${counts.fail} ❌ fail, ${counts.skipped} ⏭ skipped, ` +
   `${counts['not checkable']} not checkable, ${counts.untested} without a test. ` +
@@ -171,9 +227,14 @@ const document = [
   'which runs the end-to-end suite of `tests/e2e` against both servers started from their build output',
   'and then `tests/e2e/scripts/conformance-report.ts`. Each rule of the specification (parts 2–9, as',
   'registered in `tests/e2e/conformance/rules.ts`) is listed with the tests whose titles name it and their',
-  'result, or the reason it cannot be checked.',
+  'result, or the reason it cannot be checked. The test command fails when the committed copy differs from',
+  'its run in anything below the run header: regenerate it with `pnpm --filter @catalog/e2e run conformance`',
+  '(builds first: `pnpm build`) and commit it.',
   '',
-  `Run: ${runDate}, Node ${process.version}.`,
+  `Run: ${runDate}, commit ${commitOf()}, Node ${process.version}, ${runSeconds}, ` +
+    `${settings.heavy ? 'E2E_HEAVY' : 'default settings'}.`,
+  '',
+  HEADER_END,
   '',
   summary,
   '',
@@ -191,10 +252,34 @@ const document = [
   ...(notes === '' ? [] : [notes, '']),
 ].join('\n');
 
+const committed = check ? committedReport() : undefined;
 writeFileSync(outputPath, document);
 process.stdout.write(
   `conformance report: ${relative(repoRoot, outputPath)}\n${summary.replaceAll('**', '')}\n`,
 );
+if (check && problems.length === 0) {
+  const reportName = relative(repoRoot, outputPath);
+  if (settings.heavy) {
+    // Heavy-only tests pass here and are skipped in the default run the committed copy records.
+    process.stdout.write(`conformance: ${reportName} not compared with the committed copy (E2E_HEAVY run)\n`);
+  } else if (committed === undefined || belowHeader(committed) !== belowHeader(document)) {
+    const was = committed === undefined ? [] : (belowHeader(committed) ?? '').split('\n');
+    const now = (belowHeader(document) ?? '').split('\n');
+    const differs = now.findIndex((text, index) => text !== was[index]);
+    const line =
+      (differs === -1 ? now.length : differs) + (document.split(HEADER_END)[0] ?? '').split('\n').length;
+    const where =
+      committed === undefined
+        ? 'there is no committed copy'
+        : belowHeader(committed) === undefined
+          ? 'the committed copy has no run-header marker (an older format)'
+          : `first difference at line ${line} of this run's report: ${JSON.stringify((now[differs] ?? '(end of file)').slice(0, 160))}`;
+    problems.push(
+      `${reportName} is stale: the committed report does not describe this run (${where}). ` +
+        `The file now holds this run's report; review and commit it. Regenerate with: ${REGENERATE}`,
+    );
+  }
+}
 if (problems.length > 0) {
   process.stderr.write(`${problems.map((problem) => `conformance: ${problem}`).join('\n')}\n`);
   process.exit(1);
