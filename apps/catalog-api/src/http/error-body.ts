@@ -1,22 +1,16 @@
 import { STATUS_CODES } from 'node:http';
+import { ServiceError } from '@catalog/contracts';
 import type { Middleware } from 'koa';
+import { ClientValidationError } from '../domain/clients/client-validation-error.ts';
 import type { AppState } from './app-state.ts';
+import { GatewayError } from './gateway-error.ts';
 
-interface StatusCarrying {
-  status?: unknown;
-  code?: unknown;
-  details?: unknown;
-  errors?: unknown;
-  expose?: unknown;
-  gateway?: unknown;
-  message?: unknown;
-  headers?: unknown;
-}
-
-const statusOf = (error: StatusCarrying) =>
-  typeof error.status === 'number' && error.status >= 400 && error.status <= 599 ? error.status : 500;
-
-const isContractCode = (code: unknown): code is string => typeof code === 'string' && /^[A-Z_]+$/.test(code);
+/** A deliberate error the contract lets the caller see: 4xx, or a 5xx marked `expose` (SEARCH_INCOMPLETE). */
+const isAnswerable = (error: unknown): error is ServiceError =>
+  error instanceof ServiceError &&
+  error.status >= 400 &&
+  error.status <= 599 &&
+  (error.status < 500 || error.expose);
 
 /**
  * The one place where any thrown error becomes the contract's error body (spec 7.2): `message`, the
@@ -40,33 +34,33 @@ export function errorBody(): Middleware<AppState> {
         ctx.status = status;
       }
     } catch (thrown) {
-      const error = (typeof thrown === 'object' && thrown !== null ? thrown : {}) as StatusCarrying;
-      const status = statusOf(error);
       const requestId = ctx.state.requestId;
-      if (status >= 500 && error.expose !== true) {
+      // Only the service's own errors are mapped: a library's error with a `status` and a message of
+      // its own (Koa's ctx.throw, http-errors) is not ours to pass on. The libraries the service relies
+      // on are translated where they are called (json-body.ts for the body parser).
+      if (!isAnswerable(thrown)) {
         ctx.state.log.error({ err: thrown }, 'unhandled error');
         ctx.status = 500;
         ctx.body = { message: 'Internal server error', requestId };
         return;
       }
+      const { status } = thrown;
       if (status >= 500) ctx.state.log.warn({ err: thrown, status }, 'service unavailable');
-      if (error.headers && typeof error.headers === 'object')
-        ctx.set(error.headers as Record<string, string>);
-      ctx.status = status;
-      const message =
-        error.expose === true && typeof error.message === 'string' ? error.message : 'Bad request';
-      if (error.gateway === true) {
-        ctx.body = { message };
+      if (thrown instanceof GatewayError) {
+        ctx.set(thrown.headers);
+        ctx.status = status;
+        ctx.body = { message: thrown.message };
         return;
       }
+      ctx.status = status;
       // GET /brands/search names the code of its own 400s `code`; its 401/403/500 are the common bodies.
       const codeField = ctx.state.errorStyle === 'code' && status === 400 ? 'code' : 'error';
       ctx.body = {
-        message,
-        ...(isContractCode(error.code) ? { [codeField]: error.code } : {}),
+        message: thrown.message,
+        ...(thrown.code === undefined ? {} : { [codeField]: thrown.code }),
         requestId,
-        ...(error.details && typeof error.details === 'object' ? { details: error.details } : {}),
-        ...(Array.isArray(error.errors) ? { errors: error.errors } : {}),
+        ...(thrown.details === undefined ? {} : { details: thrown.details }),
+        ...(thrown instanceof ClientValidationError ? { errors: thrown.errors } : {}),
       };
     }
   };

@@ -20,6 +20,39 @@ function depthExceeds(value: unknown, max: number): boolean {
   return false;
 }
 
+const unreadable = (reason: string): ValidationIssue => ({ field: 'body', reason, code: 'VALIDATION_ERROR' });
+
+/**
+ * The body parser's errors the service expects, each in the contract's terms (its own messages are
+ * not passed on): raw-body's 413 (`entity.too.large`) and inflation's 415 (an unknown
+ * Content-Encoding) are thrown as such; JSON that does not parse (co-body's 400 SyntaxError), a
+ * compressed body that does not inflate (zlib's `Z_*` codes) and a body shorter or longer than its
+ * Content-Length (`request.size.invalid`, `request.aborted`) are the caller's invalid body. Anything
+ * else is rethrown: the generic 500, logged.
+ */
+function bodyParserIssue(error: unknown): ValidationIssue {
+  const { status, type, code } = (typeof error === 'object' && error !== null ? error : {}) as {
+    status?: unknown;
+    type?: unknown;
+    code?: unknown;
+  };
+  if (type === 'entity.too.large')
+    throw new ServiceError(413, undefined, `The request body is larger than ${JSON_BODY_LIMIT}`);
+  if (status === 415 && type === undefined) {
+    throw new ServiceError(
+      415,
+      undefined,
+      'Send the body uncompressed, or with Content-Encoding gzip, deflate or br',
+    );
+  }
+  if (error instanceof SyntaxError && status === 400) return unreadable('must be valid JSON');
+  if (typeof code === 'string' && code.startsWith('Z_'))
+    return unreadable('must be valid data of its Content-Encoding');
+  if (type === 'request.size.invalid' || type === 'request.aborted')
+    return unreadable('must be as long as its Content-Length says');
+  throw error;
+}
+
 /**
  * Reads a route's JSON body (up to 1 MB) into `ctx.request.body`. A body over the limit is a 413 in
  * the contract's error shape; malformed JSON, or JSON nested deeper than any contract record, is
@@ -30,10 +63,7 @@ export async function readJsonBody(ctx: Context): Promise<ValidationIssue | unde
   try {
     await parse(ctx as never, async () => undefined);
   } catch (error) {
-    const status = (error as { status?: number }).status;
-    if (status === 413)
-      throw new ServiceError(413, undefined, `The request body is larger than ${JSON_BODY_LIMIT}`);
-    return { field: 'body', reason: 'must be valid JSON', code: 'VALIDATION_ERROR' };
+    return bodyParserIssue(error);
   }
   if (depthExceeds(ctx.request.body, JSON_BODY_MAX_DEPTH)) {
     return {
