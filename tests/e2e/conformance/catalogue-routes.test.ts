@@ -4,10 +4,12 @@
 import type { Brand, BrandSearchResponse, Product, ProductSearchResponse } from '@catalog/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type E2EStack, startE2EStack } from '../support/stack.ts';
+import { openStoreReader } from '../support/store-snapshot.ts';
 import {
   archiveProduct,
   createBrand,
   createProduct,
+  replaceProduct,
   search,
   searchAllPages,
   uniqueCode,
@@ -44,6 +46,18 @@ let archived: { id: string; productCode: string };
 let inactive: { id: string; productCode: string };
 let discontinued: { id: string; productCode: string };
 let nonArchivedTotal: number;
+/** A demo brand: filtering by it keeps a match set under the 10000 cap, so its totals are exact. */
+let demoBrand: string;
+
+/** A count read straight from the stack's database: the reference the API's answers are held to. */
+const storedCount = (where: string, ...params: string[]): number => {
+  const reader = openStoreReader(stack.dataDir);
+  try {
+    return Number(reader.all(`SELECT count(*) AS n FROM products WHERE ${where}`, ...params)[0]?.n);
+  } finally {
+    reader.close();
+  }
+};
 
 /** SQLite's NOCASE: ASCII letters folded, everything else by code point. */
 const nocase = (value: string) => value.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
@@ -52,6 +66,24 @@ const compare = (a: unknown, b: unknown): number => {
   const [x, y] = [nocase(String(a)), nocase(String(b))];
   return x < y ? -1 : x > y ? 1 : 0;
 };
+
+/** The record field each sort column orders by (spec 4.1: code by productCode, brand by brandName). */
+const SORT_FIELD: Record<(typeof SORT_COLUMNS)[number], keyof Product> = {
+  name: 'name',
+  code: 'productCode',
+  brand: 'brandName',
+  price: 'price',
+  category: 'category',
+  department: 'department',
+  subDepartment: 'subDepartment',
+  supplierCost: 'supplierCost',
+  createdAt: 'createdAt',
+  updatedAt: 'id', // not in the body: its order is checked against the order of the writes
+};
+/** A missing value (null, absent, empty) sorts below every other one: first ascending, last descending. */
+const missing = (value: unknown) => value === null || value === undefined || value === '';
+const sortCompare = (a: unknown, b: unknown): number =>
+  missing(a) || missing(b) ? Number(!missing(a)) - Number(!missing(b)) : compare(a, b);
 
 const q = (query: Record<string, string | number | boolean>) =>
   new URLSearchParams(
@@ -109,6 +141,7 @@ beforeAll(async () => {
   [archived, inactive, discontinued] = [a, i, d];
   const all = await search(call, reader.token, { updatedAfter: '1970-01-01T00:00:00Z', size: 1 });
   nonArchivedTotal = all.body.pagination.total;
+  demoBrand = all.body.data[0]?.brandName as string;
 }, 240_000);
 afterAll(() => stack?.stop());
 
@@ -121,7 +154,7 @@ describe('4.1 GET /products/search: query parameters', () => {
     expect(long.body).toMatchObject({ error: 'SEARCH_TERM_TOO_LONG' });
   });
 
-  it('[4.1 /products/search q] q matches name, description, productCode and erpCode; no q matches all', async () => {
+  it('[4.1 /products/search q] q matches name, description, productCode and erpCode; no q matches every non-archived product (paged beyond the cap)', async () => {
     for (const term of ['Zqxnameword', 'zqxdescword', marker.productCode, marker.erpCode]) {
       const page = await search(call, reader.token, { q: term });
       expect(
@@ -131,8 +164,10 @@ describe('4.1 GET /products/search: query parameters', () => {
     }
     const none = await search(call, reader.token, { q: 'zqxnothingmatchesthis' });
     expect(none.body.data).toEqual([]);
-    const all = await search(call, reader.token, { size: 1 });
-    expect(all.body.pagination.total).toBe(Math.min(nonArchivedTotal, 10_000));
+    const { products } = await searchAllPages(call, reader.token, { size: 100 });
+    const ids = new Set(products.map((product) => product.id));
+    expect(ids.size).toBeGreaterThan(10_000);
+    expect(ids.size).toBe(storedCount('archived = 0'));
   });
 
   it('[4.1 /products/search q][2.1 internal note] q matches only those four fields: a word found only in the internal note, notes, brand, colour, barcode or a relation note finds nothing', async () => {
@@ -161,9 +196,19 @@ describe('4.1 GET /products/search: query parameters', () => {
         term,
       ).not.toContain(hidden.id);
     }
-    const empty = await search(call, reader.token, { q: '', size: 1 });
+    // An empty q is no q: under a filter that keeps the match set below the cap, the exact total is
+    // every non-archived product of the brand.
+    const [empty, none] = await Promise.all([
+      search(call, reader.token, { q: '', brandName: demoBrand, size: 1 }),
+      search(call, reader.token, { brandName: demoBrand, size: 1 }),
+    ]);
     expect(empty.status).toBe(200);
-    expect(empty.body.pagination.total).toBe(Math.min(nonArchivedTotal, 10_000));
+    expect(empty.body.pagination).toMatchObject({
+      total: none.body.pagination.total,
+      totalIsLowerBound: false,
+    });
+    expect(empty.body.pagination.total).toBe(storedCount('archived = 0 AND brand_name = ?', demoBrand));
+    expect(empty.body.pagination.total).toBeGreaterThan(1);
   });
 
   it('[4.1 /products/search size][8 size] size defaults to 20 and is at most 100 (101 is a 400)', async () => {
@@ -189,7 +234,7 @@ describe('4.1 GET /products/search: query parameters', () => {
     expect(second.body.pagination.from).toBe(20);
   });
 
-  it('[4.1 /products/search syncToken][8 Reported total] the URL-encoded syncToken pages through the whole catalogue, beyond 10000', async () => {
+  it('[4.1 /products/search syncToken][8 Reported total] the URL-encoded syncToken pages through the whole non-archived catalogue, beyond 10000', async () => {
     const { pages, products } = await searchAllPages(call, reader.token, {
       updatedAfter: '1970-01-01T00:00:00Z',
       size: 100,
@@ -198,6 +243,7 @@ describe('4.1 GET /products/search: query parameters', () => {
     expect(nonArchivedTotal).toBe(10_000);
     expect(ids.size).toBeGreaterThan(10_000);
     expect(ids.size).toBe(products.length);
+    expect(ids.size).toBe(storedCount('archived = 0'));
     expect(ids.has(marker.id)).toBe(true);
     expect(ids.has(archived.id)).toBe(false);
     expect(pages.at(-1)?.syncToken).toBeNull();
@@ -251,18 +297,19 @@ describe('4.1 GET /products/search: query parameters', () => {
   });
 
   it('[4.1 /products/search sort][7.3 INVALID_SORT_FIELD] every column ID sorts (code by productCode, brand by brandName); any other is 400 INVALID_SORT_FIELD listing them', async () => {
-    const key: Record<string, keyof Product> = { code: 'productCode', brand: 'brandName' };
     for (const column of SORT_COLUMNS) {
-      const page = await search(call, reader.token, { sort: column, order: 'asc', size: 100 });
-      expect(page.status, column).toBe(200);
-      if (column === 'updatedAt') continue;
-      const field = key[column] ?? (column as keyof Product);
-      const values = page.body.data.map((product) => product[field]).filter((value) => value !== null);
-      for (let index = 1; index < values.length; index += 1)
-        expect(
-          compare(values[index - 1], values[index]),
-          `${column}: ${values[index - 1]} before ${values[index]}`,
-        ).toBeLessThanOrEqual(0);
+      for (const order of ['asc', 'desc'] as const) {
+        const page = await search(call, reader.token, { sort: column, order, size: 100 });
+        expect(page.status, column).toBe(200);
+        expect(page.body.data, column).toHaveLength(100);
+        if (column === 'updatedAt') continue;
+        const values = page.body.data.map((product) => product[SORT_FIELD[column]]);
+        for (let index = 1; index < values.length; index += 1)
+          expect(
+            sortCompare(values[index - 1], values[index]) * (order === 'asc' ? 1 : -1),
+            `${column} ${order}: ${values[index - 1]} before ${values[index]}`,
+          ).toBeLessThanOrEqual(0);
+      }
     }
     const latest = await search(call, reader.token, {
       sort: 'updatedAt',
@@ -283,6 +330,117 @@ describe('4.1 GET /products/search: query parameters', () => {
     }
   });
 
+  it('[4.1 /products/search sort][4.1 /products/search order] over a known set, every column orders ascending and exactly the reverse descending; a missing value (no price, supplier cost, brand, category, department or sub-department) comes first ascending and last descending', async () => {
+    const word = `Zqsort${Date.now().toString(36)}`;
+    const brands = await Promise.all(
+      ['Sortbrand c', 'Sortbrand A', 'Sortbrand d', 'Sortbrand B'].map((name) =>
+        createBrand(call, admin, { name: `${name} ${word}` }),
+      ),
+    );
+    const base = uniqueCode('SORT');
+    // Five products, one permutation per column, one product without each optional value.
+    const rows = [
+      {
+        name: 'delta',
+        code: 'C',
+        brand: 0,
+        price: 30,
+        category: 'cat b',
+        department: null,
+        sub: 'sub e',
+        cost: 7,
+      },
+      {
+        name: 'Alpha',
+        code: 'e',
+        brand: 1,
+        price: null,
+        category: 'Cat a',
+        department: 'dep c',
+        sub: 'Sub b',
+        cost: 3,
+      },
+      {
+        name: 'echo',
+        code: 'A',
+        brand: null,
+        price: 10.5,
+        category: null,
+        department: 'Dep a',
+        sub: 'sub d',
+        cost: 9,
+      },
+      {
+        name: 'bravo',
+        code: 'd',
+        brand: 2,
+        price: 20,
+        category: 'cat d',
+        department: 'dep e',
+        sub: null,
+        cost: null,
+      },
+      {
+        name: 'Charlie',
+        code: 'B',
+        brand: 3,
+        price: 5,
+        category: 'cat c',
+        department: 'dep b',
+        sub: 'Sub a',
+        cost: 1,
+      },
+    ];
+    const bodies = rows.map((row) => ({
+      productCode: `${base}-${row.code}`,
+      name: `${word} ${row.name}`,
+      ...(row.brand === null ? {} : { brandName: brands[row.brand]?.name }),
+      price: row.price,
+      supplierCost: row.cost,
+      ...(row.category === null ? {} : { category: row.category }),
+      ...(row.department === null ? {} : { department: row.department }),
+      ...(row.sub === null ? {} : { subDepartment: row.sub }),
+    }));
+    const created: { id: string }[] = [];
+    for (const body of bodies) created.push(await createProduct(call, admin, body));
+    // Changed later, in this order: the updatedAt order is 0, 2, 4, 3, 1.
+    for (const index of [3, 1])
+      await replaceProduct(call, admin, created[index]?.id as string, {
+        ...(bodies[index] as (typeof bodies)[number]),
+        description: 'changed later',
+      });
+    const sent: Record<(typeof SORT_COLUMNS)[number], unknown[]> = {
+      name: bodies.map((body) => body.name),
+      code: bodies.map((body) => body.productCode),
+      brand: bodies.map((body) => body.brandName),
+      price: bodies.map((body) => body.price),
+      category: bodies.map((body) => body.category),
+      department: bodies.map((body) => body.department),
+      subDepartment: bodies.map((body) => body.subDepartment),
+      supplierCost: bodies.map((body) => body.supplierCost),
+      createdAt: [0, 1, 2, 3, 4],
+      updatedAt: [0, 4, 1, 3, 2],
+    };
+    for (const column of SORT_COLUMNS) {
+      const values = sent[column];
+      const expected = [0, 1, 2, 3, 4]
+        .sort((a, b) => sortCompare(values[a], values[b]))
+        .map((index) => created[index]?.id);
+      const [asc, desc] = await Promise.all([
+        search(call, reader.token, { q: word, sort: column, order: 'asc' }),
+        search(call, reader.token, { q: word, sort: column, order: 'desc' }),
+      ]);
+      expect(
+        asc.body.data.map((product) => product.id),
+        `${column} asc`,
+      ).toEqual(expected);
+      expect(
+        desc.body.data.map((product) => product.id),
+        `${column} desc`,
+      ).toEqual([...expected].reverse());
+    }
+  });
+
   it('[4.1 /products/search order][7.3 INVALID_SORT] order defaults to desc with sort; asc and desc only; ignored without sort', async () => {
     const [implicit, desc, asc] = await Promise.all([
       search(call, reader.token, { sort: 'name', size: 30 }),
@@ -291,6 +449,11 @@ describe('4.1 GET /products/search: query parameters', () => {
     ]);
     const names = (page: { body: ProductSearchResponse }) => page.body.data.map((product) => product.name);
     expect(names(implicit)).toEqual(names(desc));
+    expect(names(desc)).toHaveLength(30);
+    for (let index = 1; index < 30; index += 1) {
+      expect(compare(names(desc)[index - 1], names(desc)[index])).toBeGreaterThanOrEqual(0);
+      expect(compare(names(asc)[index - 1], names(asc)[index])).toBeLessThanOrEqual(0);
+    }
     expect(compare(names(asc)[0], names(desc)[0])).toBeLessThan(0);
     for (const wrong of ['up', 'ASC', 'descending', '']) {
       const reply = await call(`/products/search?sort=name&order=${wrong}`, { token: reader.token });
@@ -315,16 +478,20 @@ describe('4.1 GET /products/search: query parameters', () => {
 
   it('[4.1 /products/search displayOnWeb] true = only web-visible, false = hidden including unset, omitted = all; per the calling client', async () => {
     for (const caller of [reader, bound]) {
+      // One brand keeps every match set under the cap: the totals are exact and must add up.
       const [all, shown, hidden] = await Promise.all([
-        search(call, caller.token, { size: 100 }),
-        search(call, caller.token, { displayOnWeb: true, size: 100 }),
-        search(call, caller.token, { displayOnWeb: false, size: 100 }),
+        search(call, caller.token, { brandName: demoBrand, size: 100 }),
+        search(call, caller.token, { brandName: demoBrand, displayOnWeb: true, size: 100 }),
+        search(call, caller.token, { brandName: demoBrand, displayOnWeb: false, size: 100 }),
       ]);
       for (const product of shown.body.data) expect(product.displayOnWeb).toBe(true);
       for (const product of hidden.body.data) expect(product.displayOnWeb ?? false).toBe(false);
-      const totals = [all, shown, hidden].map((page) => page.body.pagination);
-      if (!totals.some((pagination) => pagination.totalIsLowerBound))
-        expect((totals[1]?.total ?? 0) + (totals[2]?.total ?? 0)).toBe(totals[0]?.total);
+      const [allTotal, shownTotal, hiddenTotal] = [all, shown, hidden].map((page) => page.body.pagination);
+      for (const pagination of [allTotal, shownTotal, hiddenTotal])
+        expect(pagination?.totalIsLowerBound).toBe(false);
+      expect(shownTotal?.total).toBeGreaterThan(0);
+      expect(hiddenTotal?.total).toBeGreaterThan(0);
+      expect((shownTotal?.total ?? 0) + (hiddenTotal?.total ?? 0)).toBe(allTotal?.total);
     }
     const unset = await createProduct(call, admin, {
       productCode: uniqueCode('UNSET'),
@@ -441,10 +608,31 @@ describe('4.1 GET /products/search: the response', () => {
 });
 
 describe('4.1 the other product routes', () => {
-  it('[4.1 /products/{productId}][7.3 NOT_FOUND] one fully enriched product; an unknown id is 404 NOT_FOUND', async () => {
-    const one = await call(`/products/${marker.id}`, { token: reader.token });
+  it('[4.1 /products/{productId}][7.3 NOT_FOUND] one fully enriched product (the search record, its relations with inline productCode and erpCode); an unknown id is 404 NOT_FOUND', async () => {
+    const related = await createProduct(call, admin, {
+      productCode: uniqueCode('ENRICH'),
+      name: 'Enriched relations product',
+      relatedProducts: [{ productId: marker.id, relationType: 'substitute', qty: 2 }],
+    });
+    const one = await call(`/products/${related.id}`, { token: reader.token });
     expect(one.status).toBe(200);
-    expect((one.body as Product).id).toBe(marker.id);
+    const product = one.body as Product;
+    expect(product.id).toBe(related.id);
+    expect(product.relatedProducts).toEqual([
+      {
+        productId: marker.id,
+        productCode: marker.productCode,
+        erpCode: marker.erpCode,
+        relationType: 'substitute',
+        qty: 2,
+      },
+    ]);
+    // Everything else is the record search returns (where relations carry no inline codes).
+    const hit = (await search(call, reader.token, { q: related.productCode })).body.data.find(
+      (entry) => entry.id === related.id,
+    );
+    expect(hit?.relatedProducts).toEqual([{ productId: marker.id, relationType: 'substitute', qty: 2 }]);
+    expect({ ...product, relatedProducts: [] }).toEqual({ ...hit, relatedProducts: [] });
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
       const missing = await call(`/products/${id}`, { token: reader.token });
       expect(missing.status).toBe(404);
@@ -468,7 +656,12 @@ describe('4.1 the other product routes', () => {
       expect(reply.status).toBe(200);
       const body = reply.body as { products: { id: string }[]; lastKey: string | null };
       for (const product of body.products) seen.add(product.id);
-      if (body.lastKey !== null) expect(Buffer.from(body.lastKey, 'base64').length).toBeGreaterThan(0);
+      if (body.lastKey !== null) {
+        // Strict base64 (RFC 4648 alphabet and padding): decoding and encoding again gives it back.
+        expect(body.lastKey).not.toBe('');
+        expect(body.lastKey).toMatch(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/);
+        expect(Buffer.from(body.lastKey, 'base64').toString('base64')).toBe(body.lastKey);
+      }
       lastKey = body.lastKey;
       pages += 1;
     } while (lastKey !== null && pages < 500);
