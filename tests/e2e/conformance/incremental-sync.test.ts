@@ -52,7 +52,16 @@ function downstream() {
 type Search = CatalogClient['products']['search'];
 /** The integrator's client with every search recorded, and optionally some made to fail for real. */
 function recording(failWhen: (call: { page: number; attempt: number }) => boolean = () => false) {
-  const calls: { size: number; updatedAfter: string; syncToken: string | undefined; failed: boolean }[] = [];
+  const calls: {
+    size: number;
+    updatedAfter: string;
+    syncToken: string | undefined;
+    failed: boolean;
+    /** When the call was made (Date.now()). */
+    at: number;
+    /** The answer's syncToken: undefined until it arrives, absent when the call failed. */
+    answered?: string | null;
+  }[] = [];
   let page = 0;
   let attempt = 0;
   let lastToken: string | undefined | null = null;
@@ -65,14 +74,21 @@ function recording(failWhen: (call: { page: number; attempt: number }) => boolea
     }
     attempt += 1;
     const fail = failWhen({ page, attempt });
-    calls.push({
+    const entry: (typeof calls)[number] = {
       size: Number(query.size),
       updatedAfter: String(query.updatedAfter),
       syncToken: token,
       failed: fail,
-    });
+      at: Date.now(),
+    };
+    calls.push(entry);
     // A real request that cannot finish in 1 ms: the SDK's attempt time-out fires (no status, no code).
-    return client.products.search(query, fail ? { ...options, attemptTimeoutMs: 1 } : options);
+    return client.products
+      .search(query, fail ? { ...options, attemptTimeoutMs: 1 } : options)
+      .then((page) => {
+        entry.answered = page.syncToken;
+        return page;
+      });
   };
   return { client: { products: { ...client.products, search: searchWith } }, calls };
 }
@@ -115,7 +131,10 @@ describe('4.4 the sync procedure through the SDK', () => {
       pageSize: 50,
     });
     expect(recorder.calls[0]).toMatchObject({ updatedAfter: EPOCH, size: 50, syncToken: undefined });
-    for (const entry of recorder.calls.slice(1)) expect(typeof entry.syncToken).toBe('string');
+    recorder.calls.forEach((entry, index) => {
+      if (index > 0) expect(entry.syncToken).toBe(recorder.calls[index - 1]?.answered);
+    });
+    expect(recorder.calls.at(-1)?.answered).toBeNull();
     const total = await liveTotal();
     expect(total).toBeGreaterThan(4_000);
     expect(copy.rows.size).toBe(total);
@@ -127,15 +146,22 @@ describe('4.4 the sync procedure through the SDK', () => {
 
   it('[4.4 step 3][8 Recommended overlap window] the checkpoint is captured before the pass starts and rewound by 900 seconds', async () => {
     const path = checkpointFile();
-    const started = Date.now();
+    // The runner's clock, injected: every reading is recorded, so the check needs no wall-clock margin.
+    const readings: number[] = [];
+    const now = () => {
+      readings.push(Date.now());
+      return readings.at(-1) as number;
+    };
+    const recorder = recording();
     const report = await sync({
-      client,
+      client: recorder.client,
       checkpointStore: createFileCheckpointStore(path),
       upsert: () => undefined,
+      now,
     });
-    const committed = Date.parse(report.checkpoint as string);
-    expect(committed).toBeGreaterThanOrEqual(started - 900_000 - 50);
-    expect(committed).toBeLessThanOrEqual(started - 900_000 + 1_000);
+    const captured = readings[0] as number;
+    expect(report.checkpoint).toBe(new Date(captured - 900_000).toISOString());
+    expect(captured).toBeLessThanOrEqual(recorder.calls[0]?.at as number);
     expect((await createFileCheckpointStore(path).load()).checkpoint).toBe(report.checkpoint);
   });
 
@@ -160,9 +186,12 @@ describe('4.4 the sync procedure through the SDK', () => {
     expect(report.full).toBe(false);
     expect(report.updatedAfter).toBe(firstCheckpoint);
     expect(recorder.calls[0]?.updatedAfter).toBe(firstCheckpoint);
-    expect(
-      recorder.calls.at(-1)?.syncToken === undefined || typeof recorder.calls.at(-1)?.syncToken === 'string',
-    ).toBe(true);
+    // Step 2: the pass loops with syncToken (each call sends the previous answer's) until it is null.
+    expect(recorder.calls[0]?.syncToken).toBeUndefined();
+    recorder.calls.forEach((entry, index) => {
+      if (index > 0) expect(entry.syncToken).toBe(recorder.calls[index - 1]?.answered);
+    });
+    expect(recorder.calls.at(-1)?.answered).toBeNull();
     expect(copy.rows.get(renamed.id)?.name).toBe('Renamed for the incremental pass');
     expect(copy.rows.has(added.id)).toBe(true);
     expect(seen.has(second.id)).toBe(false);

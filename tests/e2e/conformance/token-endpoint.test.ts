@@ -87,14 +87,6 @@ describe('4.3 the form fields', () => {
     await refused({ ...form, client_secret: admin }, 'invalid_client');
     await refused({ grant_type: 'client_credentials', scope: 'crm-api/products.read' }, 'invalid_client', {
       authorization: `Bearer ${admin}`,
-    }).catch(async () => {
-      // Without client credentials at all the server may call it an invalid request; it must still be a 400.
-      const reply = await tokenRequest(
-        stack,
-        { grant_type: 'client_credentials', scope: 'crm-api/products.read' },
-        { authorization: `Bearer ${admin}` },
-      );
-      expect(reply.status).toBe(400);
     });
     const revoked = await createClient(['products.read']);
     await call(`/oauth/clients/${revoked.clientId}`, { method: 'DELETE', token: admin });
