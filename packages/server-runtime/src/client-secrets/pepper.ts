@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { secretVariable } from '../config/secret-variable.ts';
 
 const PEPPER_BYTES = 32;
 const MIN_OVERRIDE_LENGTH = 32;
@@ -16,10 +17,11 @@ export class ClientSecretPepperError extends Error {
 
 /** The variable both servers accept to supply the pepper instead of the file in DATA_DIR. */
 export const clientSecretPepperEnv = z.object({
-  CLIENT_SECRET_PEPPER: z
-    .string()
-    .min(MIN_OVERRIDE_LENGTH, `must be at least ${MIN_OVERRIDE_LENGTH} characters (use 32 random bytes)`)
-    .optional(),
+  CLIENT_SECRET_PEPPER: secretVariable(
+    z
+      .string()
+      .min(MIN_OVERRIDE_LENGTH, `must be at least ${MIN_OVERRIDE_LENGTH} characters (use 32 random bytes)`),
+  ).optional(),
 });
 
 export const clientSecretPepperFile = (dataDir: string) => join(dataDir, 'secrets', 'client-secret-pepper');
