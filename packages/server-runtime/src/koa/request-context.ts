@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
+import { redactUrl } from '../logging/redact-url.ts';
 
 export interface RequestContextState {
   requestId: string;
@@ -12,7 +13,8 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
 /**
  * Gives every request an id (echoed as X-Request-Id, quoted in error bodies) and a child logger,
- * and writes one access-log line per request. The query string is logged; headers are not.
+ * and writes one access-log line per request. The query string is logged with credential
+ * parameters (client_secret, access_token, code…) redacted; headers are not logged.
  */
 export function requestContext(logger: Logger): Middleware<RequestContextState> {
   return async (ctx, next) => {
@@ -28,7 +30,7 @@ export function requestContext(logger: Logger): Middleware<RequestContextState> 
       ctx.state.log.info(
         {
           method: ctx.method,
-          url: ctx.originalUrl,
+          url: redactUrl(ctx.originalUrl),
           status: ctx.status,
           durationMs: Math.round((performance.now() - started) * 10) / 10,
           ip: ctx.ip,
