@@ -9,16 +9,21 @@ export {
   transportFrom,
 } from './config/common-env.ts';
 export { ConfigError, parseEnv } from './config/parse-env.ts';
+export { secretVariable } from './config/secret-variable.ts';
 export {
   loadServiceSettings,
   type ServiceSettingsWithData,
   type ServiceVariables,
 } from './config/service-settings.ts';
+export { prepareDataDir } from './data-dir/prepare-data-dir.ts';
+export { type ConnectionTimeouts, DEFAULT_CONNECTION_TIMEOUTS } from './http/connection-timeouts.ts';
 export { ListenError, type ListenOptions, listen, type RunningServer } from './http/listen.ts';
+export { serviceUrl } from './http/service-url.ts';
 export { onShutdownSignal } from './http/shutdown.ts';
 export { healthCheck } from './koa/health.ts';
 export { type RequestContextState, requestContext } from './koa/request-context.ts';
 export { requireForwardedHttps } from './koa/require-forwarded-https.ts';
+export { securityHeaders } from './koa/security-headers.ts';
 export { createLogger } from './logging/logger.ts';
 export {
   type ServiceParts,

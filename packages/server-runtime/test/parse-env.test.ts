@@ -1,8 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigError, commonServerEnv, parseEnv, portSchema, transportFrom } from '../src/index.ts';
+import {
+  ConfigError,
+  clientSecretPepperEnv,
+  commonServerEnv,
+  DEFAULT_CONNECTION_TIMEOUTS,
+  loadServiceSettings,
+  parseEnv,
+  portSchema,
+  transportFrom,
+} from '../src/index.ts';
 
 const schema = commonServerEnv.and(z.object({ CATALOG_API_PORT: portSchema('CATALOG_API_PORT', 3000) }));
+
+const problemsOf = (attempt: () => unknown): string => {
+  try {
+    attempt();
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+  throw new Error('the configuration was accepted');
+};
 
 describe('configuration is validated once at start-up', () => {
   it('fills the documented defaults when nothing is set', () => {
@@ -41,5 +60,50 @@ describe('configuration is validated once at start-up', () => {
 
   it('treats an empty variable as unset', () => {
     expect(parseEnv('test', schema, { CATALOG_API_PORT: '' }).CATALOG_API_PORT).toBe(3000);
+  });
+
+  it('never prints the value of a secret variable, but names it and says why it is invalid', () => {
+    const pepper = 'short-pepper-Zq9';
+    const message = problemsOf(() =>
+      parseEnv('auth-server', schema.and(clientSecretPepperEnv), {
+        CLIENT_SECRET_PEPPER: pepper,
+        TRUST_PROXY: 'yes',
+      }),
+    );
+    expect(message).toMatch(/CLIENT_SECRET_PEPPER: must be at least 32 characters.*value not shown/);
+    expect(message).not.toContain(pepper);
+    expect(message).not.toContain('Zq9');
+    // Other variables still quote what was found.
+    expect(message).toMatch(/TRUST_PROXY.*"yes"/);
+  });
+
+  it('sets connection time-outs from the environment, with defaults', () => {
+    const variables = { portVariable: 'PORT', defaultPort: 3000, publicUrlVariable: 'PUBLIC_URL' };
+    expect(loadServiceSettings('test', variables, {}, z.object({})).settings.timeouts).toEqual(
+      DEFAULT_CONNECTION_TIMEOUTS,
+    );
+    const env = {
+      TLS_HANDSHAKE_TIMEOUT_MS: '1500',
+      HTTP_HEADERS_TIMEOUT_MS: '2000',
+      HTTP_REQUEST_TIMEOUT_MS: '3000',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '4000',
+    };
+    expect(loadServiceSettings('test', variables, env, z.object({})).settings.timeouts).toEqual({
+      tlsHandshakeMs: 1500,
+      headersMs: 2000,
+      requestMs: 3000,
+      keepAliveMs: 4000,
+    });
+  });
+
+  it('refuses time-outs below 100 ms and a header time-out longer than the request time-out', () => {
+    expect(problemsOf(() => parseEnv('test', schema, { TLS_HANDSHAKE_TIMEOUT_MS: '0' }))).toMatch(
+      /TLS_HANDSHAKE_TIMEOUT_MS: must be at least 100/,
+    );
+    expect(
+      problemsOf(() =>
+        parseEnv('test', schema, { HTTP_HEADERS_TIMEOUT_MS: '30000', HTTP_REQUEST_TIMEOUT_MS: '10000' }),
+      ),
+    ).toMatch(/HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS/);
   });
 });

@@ -5,6 +5,7 @@ import { request as httpsRequest } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect as tlsConnect } from 'node:tls';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ensureLocalTls, ListenError, listen, localCaFiles, type RunningServer } from '../src/index.ts';
 
@@ -141,5 +142,33 @@ describe('listening (spec 5.10: all requests use HTTPS; plain HTTP is not suppor
     expect(reply.status).toBe(200);
     expect(reply.body).toBe('done');
     await expect(get(`https://localhost:${server.port}/`, tls.ca)).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  it('refuses a request carrying two Host headers with a 400 and never runs the handler', async () => {
+    const tls = await ensureLocalTls(dataDir);
+    let handled = 0;
+    const counting = (req: unknown, res: import('node:http').ServerResponse) => {
+      handled += 1;
+      hello(req, res);
+    };
+    const server = await listen({ handler: counting, host: '127.0.0.1', port: 0, tls, portVariable: 'PORT' });
+    running.push(server);
+    const reply = await new Promise<string>((resolve, reject) => {
+      const socket = tlsConnect(
+        { host: '127.0.0.1', port: server.port, servername: 'localhost', ca: tls.ca },
+        () => socket.end('GET / HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\n\r\n'),
+      );
+      let received = '';
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.toString();
+      });
+      socket.on('end', () => resolve(received));
+      socket.on('error', reject);
+    });
+    expect(reply).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4)).message).toMatch(/exactly one Host header/);
+    expect(handled).toBe(0);
+    // One Host header is still served.
+    expect((await get(`https://localhost:${server.port}/`, tls.ca)).status).toBe(200);
   });
 });

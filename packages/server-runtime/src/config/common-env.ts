@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { type ConnectionTimeouts, DEFAULT_CONNECTION_TIMEOUTS } from '../http/connection-timeouts.ts';
 
 /** Environment variables every server reads, with their validation rules. */
 
@@ -16,6 +17,14 @@ export const booleanFlag = (fallback: boolean) =>
     .enum(['true', 'false'], { error: 'must be "true" or "false"' })
     .default(fallback ? 'true' : 'false')
     .transform((value) => value === 'true');
+
+const milliseconds = (fallback: number) =>
+  z.coerce
+    .number({ error: 'must be a number of milliseconds' })
+    .int('must be a whole number of milliseconds')
+    .min(100, 'must be at least 100 (ms)')
+    .max(3_600_000, 'must be at most 3600000 (one hour)')
+    .default(fallback);
 
 export const httpsUrl = z
   .url({ protocol: /^https$/, error: 'must be an absolute https:// URL' })
@@ -39,6 +48,10 @@ export const commonServerEnv = z
     TLS_CERT_FILE: z.string().min(1).optional(),
     TLS_KEY_FILE: z.string().min(1).optional(),
     TRUST_PROXY: booleanFlag(false),
+    TLS_HANDSHAKE_TIMEOUT_MS: milliseconds(DEFAULT_CONNECTION_TIMEOUTS.tlsHandshakeMs),
+    HTTP_HEADERS_TIMEOUT_MS: milliseconds(DEFAULT_CONNECTION_TIMEOUTS.headersMs),
+    HTTP_REQUEST_TIMEOUT_MS: milliseconds(DEFAULT_CONNECTION_TIMEOUTS.requestMs),
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(DEFAULT_CONNECTION_TIMEOUTS.keepAliveMs),
   })
   .refine((env) => (env.TLS_CERT_FILE === undefined) === (env.TLS_KEY_FILE === undefined), {
     message: 'TLS_CERT_FILE and TLS_KEY_FILE must be set together',
@@ -47,6 +60,10 @@ export const commonServerEnv = z
   .refine((env) => !(env.TRUST_PROXY && env.TLS_CERT_FILE !== undefined), {
     message: 'TRUST_PROXY=true means TLS ends at the proxy; do not also set TLS_CERT_FILE/TLS_KEY_FILE',
     path: ['TRUST_PROXY'],
+  })
+  .refine((env) => env.HTTP_HEADERS_TIMEOUT_MS <= env.HTTP_REQUEST_TIMEOUT_MS, {
+    message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
+    path: ['HTTP_HEADERS_TIMEOUT_MS'],
   });
 
 export type CommonServerEnv = z.output<typeof commonServerEnv>;
@@ -63,4 +80,13 @@ export function transportFrom(env: CommonServerEnv): TransportConfig {
     return { mode: 'tls-files', certFile: resolve(env.TLS_CERT_FILE), keyFile: resolve(env.TLS_KEY_FILE) };
   }
   return { mode: 'local-ca', dataDir: env.DATA_DIR };
+}
+
+export function connectionTimeoutsFrom(env: CommonServerEnv): ConnectionTimeouts {
+  return Object.freeze({
+    tlsHandshakeMs: env.TLS_HANDSHAKE_TIMEOUT_MS,
+    headersMs: env.HTTP_HEADERS_TIMEOUT_MS,
+    requestMs: env.HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+  });
 }

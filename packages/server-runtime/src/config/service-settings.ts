@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import type { ServiceSettings } from '../start-http-service.ts';
-import { commonServerEnv, httpsUrl, portSchema, transportFrom } from './common-env.ts';
+import {
+  commonServerEnv,
+  connectionTimeoutsFrom,
+  httpsUrl,
+  portSchema,
+  transportFrom,
+} from './common-env.ts';
 import { parseEnv } from './parse-env.ts';
 
 type Env = Record<string, string | undefined>;
@@ -19,7 +25,8 @@ export interface ServiceSettingsWithData extends ServiceSettings {
 
 /**
  * Parses the variables every server has (DATA_DIR, HOST, BASE_PATH, LOG_LEVEL, TLS, TRUST_PROXY,
- * its port and its public URL) plus the service's own `extra` schema, reporting all problems at once.
+ * connection time-outs, its port and its public URL) plus the service's own `extra` schema,
+ * reporting all problems at once.
  */
 export function loadServiceSettings<E extends z.ZodObject>(
   service: string,
@@ -43,6 +50,7 @@ export function loadServiceSettings<E extends z.ZodObject>(
     basePath: parsed.BASE_PATH,
     logLevel: parsed.LOG_LEVEL,
     transport: transportFrom(parsed),
+    timeouts: connectionTimeoutsFrom(parsed),
     publicUrl: parsed[variables.publicUrlVariable] as string | undefined,
   });
   return Object.freeze({ settings, extra: parsed });

@@ -2,6 +2,12 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, createServer as createNetServer, type Server, type Socket } from 'node:net';
 import type { TlsMaterial } from '../tls/local-ca.ts';
+import {
+  type ConnectionTimeouts,
+  connectionsCheckingInterval,
+  DEFAULT_CONNECTION_TIMEOUTS,
+} from './connection-timeouts.ts';
+import { refuseAmbiguousHost } from './refuse-ambiguous-host.ts';
 
 type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -13,6 +19,8 @@ export interface ListenOptions {
   readonly tls: TlsMaterial | null;
   /** Name of the environment variable that sets the port, for the error message. */
   readonly portVariable: string;
+  /** Deadlines for slow or silent clients; the defaults when absent. */
+  readonly timeouts?: ConnectionTimeouts;
 }
 
 export interface RunningServer {
@@ -30,7 +38,6 @@ export class ListenError extends Error {
 }
 
 const TLS_HANDSHAKE_RECORD = 0x16;
-const FIRST_BYTE_TIMEOUT_MS = 10_000;
 const HTTPS_ONLY_BODY = JSON.stringify({
   message: 'This server accepts HTTPS only: plain HTTP is not supported. Use an https:// URL.',
 });
@@ -43,14 +50,32 @@ const HTTPS_ONLY_RESPONSE = [
   HTTPS_ONLY_BODY,
 ].join('\r\n');
 
+const httpServerOptions = (timeouts: ConnectionTimeouts) => ({
+  headersTimeout: timeouts.headersMs,
+  requestTimeout: timeouts.requestMs,
+  keepAliveTimeout: timeouts.keepAliveMs,
+  connectionsCheckingInterval: connectionsCheckingInterval(timeouts),
+});
+
 /**
  * Looks at the first byte of each connection: a TLS handshake goes to the HTTPS server, anything
  * else (a plain HTTP request) gets a clear 400 instead of a connection reset, and is closed.
+ * A client has `tlsHandshakeMs` to send its first byte and as long again to complete the handshake,
+ * however slowly it dribbles it.
  */
-function tlsOnlyFront(tls: TlsMaterial, handler: RequestHandler): Server {
-  const https = createHttpsServer({ cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2' }, handler);
-  return createNetServer((socket) => {
-    socket.setTimeout(FIRST_BYTE_TIMEOUT_MS, () => socket.destroy());
+function tlsOnlyFront(tls: TlsMaterial, handler: RequestHandler, timeouts: ConnectionTimeouts): Server {
+  const https = createHttpsServer(
+    {
+      cert: tls.cert,
+      key: tls.key,
+      minVersion: 'TLSv1.2',
+      handshakeTimeout: timeouts.tlsHandshakeMs,
+      ...httpServerOptions(timeouts),
+    },
+    handler,
+  );
+  const front = createNetServer((socket) => {
+    socket.setTimeout(timeouts.tlsHandshakeMs, () => socket.destroy());
     socket.once('data', (chunk: Buffer) => {
       socket.setTimeout(0);
       socket.pause();
@@ -63,6 +88,11 @@ function tlsOnlyFront(tls: TlsMaterial, handler: RequestHandler): Server {
       }
     });
   });
+  // The HTTPS server never listens itself (it is handed sockets), and Node starts the timer that
+  // enforces headersTimeout and requestTimeout on 'listening': without this, neither ever fires.
+  front.once('listening', () => https.emit('listening'));
+  front.once('close', () => https.close(() => undefined));
+  return front;
 }
 
 /** Starts a server and resolves once it accepts connections. */
@@ -72,7 +102,9 @@ export async function listen(options: ListenOptions): Promise<RunningServer> {
   let drained: (() => void) | undefined;
   const sockets = new Set<Socket>();
 
+  const timeouts = options.timeouts ?? DEFAULT_CONNECTION_TIMEOUTS;
   const counted: RequestHandler = (req, res) => {
+    if (refuseAmbiguousHost(req, res)) return;
     inFlight += 1;
     if (closing) res.setHeader('Connection', 'close');
     res.once('close', () => {
@@ -82,7 +114,9 @@ export async function listen(options: ListenOptions): Promise<RunningServer> {
     options.handler(req, res);
   };
 
-  const server = options.tls ? tlsOnlyFront(options.tls, counted) : createHttpServer(counted);
+  const server = options.tls
+    ? tlsOnlyFront(options.tls, counted, timeouts)
+    : createHttpServer(httpServerOptions(timeouts), counted);
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('error', () => socket.destroy());
