@@ -5,7 +5,6 @@ import type { AppState } from './app-state.ts';
 import { GatewayError } from './gateway-error.ts';
 import { RollingWindowLimiter } from './rolling-window-limiter.ts';
 
-const FIVE_MINUTES_MS = 300_000;
 // The burst allowance refills over a minute: sustained traffic stays within 2% of RATE_LIMIT_RPS.
 const BURST_REFILL_S = 60;
 
@@ -22,7 +21,7 @@ function gatewayThrottle({ rps, burst }: RateLimitConfig): Limiter | undefined {
 /**
  * The limits of spec 8, in process: one throttle shared by every caller (RATE_LIMIT_RPS sustained,
  * RATE_LIMIT_BURST in a burst) and a per-source-IP limit (RATE_LIMIT_IP_PER_5MIN in any rolling
- * 5 minutes, blocked until the window has room again). Over a limit: 429 with Retry-After. The health probe is exempt
+ * RATE_LIMIT_IP_WINDOW_SECONDS, 5 minutes by default, blocked until the window has room again). Over a limit: 429 with Retry-After. The health probe is exempt
  * so operators can see a saturated server is alive.
  */
 export function rateLimits(config: RateLimitConfig, healthPath: string): Middleware<AppState> {
@@ -30,7 +29,7 @@ export function rateLimits(config: RateLimitConfig, healthPath: string): Middlew
   const perIp =
     config.ipPer5Min === 0
       ? undefined
-      : new RollingWindowLimiter({ limit: config.ipPer5Min, windowMs: FIVE_MINUTES_MS });
+      : new RollingWindowLimiter({ limit: config.ipPer5Min, windowMs: config.ipWindowMs });
 
   return async (ctx, next) => {
     if (ctx.path === healthPath) return next();
