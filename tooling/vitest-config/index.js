@@ -1,9 +1,28 @@
 // Shared vitest settings. Workspace packages resolve to their TypeScript sources
 // (the "source" export condition), so tests never need a prior build.
+//
+// The packages' tests read two variables, here and nowhere else (tests get them through `inject`):
+//   TEST_HEAVY=1     the long version of the property and load tests (many more runs, bigger budgets; not for CI)
+//   TEST_SEED=<int>  the seed of every property test (each prints the seed it ran with, so a failure replays)
 import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 const conditions = ['source', ...defaultServerConditions];
+
+/** The test settings read from the environment once, for `inject('testSettings')`. */
+// biome-ignore lint/style/noProcessEnv: this module is the packages' test configuration.
+export function readTestSettings(env = process.env) {
+  const heavy = env.TEST_HEAVY === '1' || env.TEST_HEAVY === 'true';
+  if (env.TEST_HEAVY !== undefined && !['', '0', '1', 'false', 'true'].includes(env.TEST_HEAVY))
+    throw new Error(`TEST_HEAVY must be 1/true or 0/false, not "${env.TEST_HEAVY}"`);
+  let seed = null;
+  if (env.TEST_SEED !== undefined && env.TEST_SEED !== '') {
+    seed = Number(env.TEST_SEED);
+    if (!Number.isSafeInteger(seed))
+      throw new Error(`TEST_SEED must be a whole number, not "${env.TEST_SEED}"`);
+  }
+  return Object.freeze({ heavy, seed });
+}
 
 /** @param {import('vitest/config').UserConfig['test']} [test] */
 export function packageTestConfig(test = {}) {
@@ -12,11 +31,14 @@ export function packageTestConfig(test = {}) {
     ssr: { resolve: { conditions } },
     test: {
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      // Generous on purpose: a test that needs it is too slow (every test is sized to take a few
+      // seconds alone; turbo runs the packages side by side on two cores).
       testTimeout: 30_000,
       // The JSON report lets scripts/test-summary.mjs print one closing line for the whole repo.
       reporters: ['default', 'json'],
       outputFile: { json: '.vitest/results.json' },
       hookTimeout: 60_000,
+      provide: { testSettings: readTestSettings() },
       ...test,
     },
   });

@@ -1,5 +1,6 @@
 import { PRODUCT_FIELDS, RELATED_PRODUCT_FIELDS } from '@catalog/contracts';
 import type { ProductRecord } from '@catalog/store';
+import { checkProperty, type PropertyBudget } from '@catalog/vitest-config/property';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fieldSelection, projectProduct } from '../src/projection/project-product.ts';
@@ -85,9 +86,19 @@ const fields = fc.option(
   { nil: undefined },
 );
 
+// Pure functions: hundreds of runs take well under a second alone; the budget only guards a loaded machine.
+const budget = (runs: number, seed: number): PropertyBudget => ({
+  runs,
+  budgetMs: 4_000,
+  heavyRuns: runs * 40,
+  heavyBudgetMs: 120_000,
+  minRuns: Math.ceil(runs / 5),
+  seed,
+});
+
 describe('projection through the allowlist (spec 2.1, 5.11), for any internal record', () => {
-  it('never lets a field outside the allowlist leave, whatever the channel, fields or relation detail', () => {
-    fc.assert(
+  it('never lets a field outside the allowlist leave, whatever the channel, fields or relation detail', async () => {
+    await checkProperty(
       fc.property(record, channel, fields, fc.boolean(), (product, bound, selection, withCodes) => {
         const out = projectProduct(product, {
           channel: bound,
@@ -108,12 +119,12 @@ describe('projection through the allowlist (spec 2.1, 5.11), for any internal re
           expect(Object.keys(file).sort()).toEqual(['name', 'url']);
         }
       }),
-      { numRuns: 500, seed: 20261122 },
+      budget(500, 20261122),
     );
   });
 
-  it('always keeps id, whatever fields asks for', () => {
-    fc.assert(
+  it('always keeps id, whatever fields asks for', async () => {
+    await checkProperty(
       fc.property(record, fields, (product, selection) => {
         expect(
           projectProduct(product, {
@@ -123,19 +134,19 @@ describe('projection through the allowlist (spec 2.1, 5.11), for any internal re
           }).id,
         ).toBe(product.id);
       }),
-      { numRuns: 200, seed: 7 },
+      budget(200, 7),
     );
   });
 
-  it('gives a bound client an explicit boolean and an unbound client the stored flag or nothing', () => {
-    fc.assert(
+  it('gives a bound client an explicit boolean and an unbound client the stored flag or nothing', async () => {
+    await checkProperty(
       fc.property(record, channel, (product, bound) => {
         const out = projectProduct(product, { channel: bound, withRelationCodes: false });
         if (bound !== null) expect(typeof out.displayOnWeb).toBe('boolean');
         else if (product.displayOnWeb === null) expect(out).not.toHaveProperty('displayOnWeb');
         else expect(out.displayOnWeb).toBe(product.displayOnWeb);
       }),
-      { numRuns: 300, seed: 11 },
+      budget(300, 11),
     );
   });
 });
