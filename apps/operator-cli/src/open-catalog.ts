@@ -4,7 +4,7 @@ import { UsageError } from './usage-error.ts';
 
 export function ensureDataDir(dataDir: string): void {
   try {
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   } catch (error) {
     throw new UsageError(`cannot create the data directory ${dataDir}: ${(error as Error).message}`);
   }

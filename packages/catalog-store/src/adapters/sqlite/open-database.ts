@@ -1,3 +1,4 @@
+import { closeSync, constants, fchmodSync, openSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 
 export interface OpenDatabaseOptions {
@@ -7,8 +8,32 @@ export interface OpenDatabaseOptions {
 /** Both servers and the CLI write to the same file; writers queue on the lock this long. */
 const BUSY_TIMEOUT_MS = 15_000;
 
+const OWNER_READ_WRITE = 0o600;
+
+/**
+ * Creates a missing database file empty (a valid empty SQLite database) and readable by its owner
+ * only: it holds password and secret hashes. SQLite gives the -wal and -shm files it creates the
+ * main file's mode, so they follow; left to itself it would create all three 0644. fchmod, unlike
+ * the mode given to open, is not filtered by the umask. An existing file keeps its mode.
+ */
+function createPrivately(databasePath: string): void {
+  let fd: number;
+  try {
+    fd = openSync(databasePath, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, OWNER_READ_WRITE);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return;
+    throw error;
+  }
+  try {
+    fchmodSync(fd, OWNER_READ_WRITE);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export function openDatabase(databasePath: string, options: OpenDatabaseOptions = {}): DatabaseSync {
   const readOnly = options.readOnly === true;
+  if (!readOnly) createPrivately(databasePath);
   const db = new DatabaseSync(databasePath, {
     readOnly,
     enableForeignKeyConstraints: true,
