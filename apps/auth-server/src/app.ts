@@ -3,6 +3,7 @@ import {
   type RequestContextState,
   requestContext,
   requireForwardedHttps,
+  securityHeaders,
 } from '@catalog/server-runtime';
 import Koa from 'koa';
 import type { Logger } from 'pino';
@@ -29,6 +30,7 @@ export function createApp(deps: AuthServerDeps): Koa<RequestContextState> {
   const app = new Koa<RequestContextState>({ proxy: config.transport.mode === 'behind-proxy' });
   const healthPath = `${config.basePath}/health`;
   app.use(requestContext(logger));
+  app.use(securityHeaders());
   if (config.transport.mode === 'behind-proxy') app.use(requireForwardedHttps(healthPath));
   app.use(healthCheck(healthPath, 'auth-server'));
   app.use(

@@ -1,4 +1,4 @@
-import { healthCheck, requestContext, requireForwardedHttps } from '@catalog/server-runtime';
+import { healthCheck, requestContext, requireForwardedHttps, securityHeaders } from '@catalog/server-runtime';
 import type { CatalogStore } from '@catalog/store';
 import Router from '@koa/router';
 import Koa from 'koa';
@@ -10,6 +10,7 @@ import { authenticate } from './http/authenticate.ts';
 import { checkClientStatus } from './http/check-client-status.ts';
 import { errorBody } from './http/error-body.ts';
 import { rateLimits } from './http/rate-limits.ts';
+import { refuseQueryAccessToken } from './http/refuse-query-access-token.ts';
 import { adminCatalogueRoutes } from './routes/admin-catalogue.ts';
 import { apiDocsRoutes } from './routes/api-docs.ts';
 import { catalogBrandRoutes } from './routes/catalog-brands.ts';
@@ -37,8 +38,10 @@ export function createApp(deps: CatalogApiDeps): Koa<AppState> {
   const healthPath = `${config.basePath}/health`;
 
   app.use(requestContext(logger));
+  app.use(securityHeaders());
   if (config.transport.mode === 'behind-proxy') app.use(requireForwardedHttps(healthPath));
   app.use(errorBody());
+  app.use(refuseQueryAccessToken());
   app.use(healthCheck(healthPath, 'catalog-api'));
   app.use(rateLimits(config.rateLimits, healthPath));
 

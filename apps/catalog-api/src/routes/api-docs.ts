@@ -47,7 +47,7 @@ export function apiDocsRoutes(router: Router<AppState>, { guards, config }: Rout
     ctx.type = 'text/html; charset=utf-8';
     ctx.set(
       'Content-Security-Policy',
-      "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'",
+      "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
     );
     ctx.body = docsPage(basePath);
   });
