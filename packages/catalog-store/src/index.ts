@@ -69,4 +69,4 @@ export {
   assertProductInput,
   checkProductInput,
   type ProductInputCheck,
-} from './validation/validate-product-input.ts';
+} from './validation/product-input.ts';

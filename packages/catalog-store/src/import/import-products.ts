@@ -1,9 +1,8 @@
 import { stat } from 'node:fs/promises';
-import { validateRequest } from '@catalog/contracts';
 import type { ProductInput } from '../model/product.ts';
 import type { CatalogStore } from '../ports/catalog-store.ts';
 import type { Problem } from '../validation/problem.ts';
-import { checkProductInput } from '../validation/validate-product-input.ts';
+import { checkProductInput } from '../validation/product-input.ts';
 import { ndjsonLines } from './ndjson-lines.ts';
 
 export interface LineProblem extends Problem {
@@ -42,36 +41,17 @@ const DEFAULT_BATCH = 500;
  */
 const COMPACT_AFTER = 10_000;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Reverse ("used by") entries are derived by the server; an exported record may carry them. */
-function withoutDerivedEntries(value: unknown): unknown {
-  if (!isRecord(value) || !Array.isArray(value.relatedProducts)) return value;
-  return {
-    ...value,
-    relatedProducts: value.relatedProducts.filter((entry) => !isRecord(entry) || entry.source !== 'reverse'),
-  };
-}
-
 /**
- * The record against the contract's admin product schema (the body of POST /products), then the
- * rules only the store knows: `id` kept as the upsert key, no self relation, registered channels.
+ * The record as the API's admin writes check it (the contract's schema, derived entries dropped),
+ * then the rule only the store knows: every channel it names is registered.
  */
-function checkRecord(
-  value: unknown,
-  channels: ReadonlySet<string>,
-): { problems: Problem[]; input?: ProductInput } {
-  const record = withoutDerivedEntries(value);
-  const contract = validateRequest('createProduct', { body: record });
-  if (!contract.ok) return { problems: contract.issues.map(({ field, reason }) => ({ field, reason })) };
-  const { problems, input } = checkProductInput(record);
+function checkRecord(value: unknown, channels: ReadonlySet<string>): Problem[] {
+  const { problems, input } = checkProductInput(value);
   for (const slug of Object.keys(input?.webVisibility ?? {})) {
     if (!channels.has(slug))
       problems.push({ field: `webVisibility.${slug}`, reason: 'is not a registered web channel' });
   }
-  return input === undefined || problems.length > 0 ? { problems } : { problems, input };
+  return problems;
 }
 
 function parseLine(text: string): { value?: unknown; problem?: Problem } {
@@ -102,7 +82,7 @@ async function validateFile(
     records += 1;
     const parsed = parseLine(line.text);
     if (parsed.problem !== undefined) report(line.number, parsed.problem);
-    else for (const problem of checkRecord(parsed.value, channels).problems) report(line.number, problem);
+    else for (const problem of checkRecord(parsed.value, channels)) report(line.number, problem);
     if (records % 1000 === 0)
       options.onProgress?.({ phase: 'validate', bytesRead: line.bytesRead, totalBytes, records });
   }
@@ -157,7 +137,8 @@ export async function importProducts(
   for await (const line of ndjsonLines(filePath)) {
     if (batch.length === 0) firstLine = line.number;
     lastLine = line.number;
-    batch.push(checkProductInput(withoutDerivedEntries(JSON.parse(line.text))).input as ProductInput);
+    // Checked in the first pass; the store's write path checks each record again as it writes it.
+    batch.push(JSON.parse(line.text) as ProductInput);
     if (batch.length >= batchSize) {
       await flush(line.bytesRead);
       if (report.failedBatch !== undefined) return report;

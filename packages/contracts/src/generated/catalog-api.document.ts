@@ -7,7 +7,7 @@ export const catalogApiDocument = {
     "title": "Catalog API",
     "version": "1.0.0",
     "summary": "Read-only product and brand catalog for machine-to-machine integrations, with admin client management.",
-    "description": "The catalog service exposes a product catalog and a brand list to external integrations (e-commerce sites,\nERP synchronisers) over HTTPS and JSON.\n\n- **M2M callers** authenticate with an access token from the OAuth 2.0 client-credentials exchange\n  (`m2mAccessToken`, see the token server's own document). The M2M surface is read-only: every POST, PUT and\n  DELETE on products and brands answers 403 to an M2M token, even one holding a `.write` scope.\n- **Administrators** present an identity (ID) token (`adminIdToken`). They manage M2M clients, write the\n  catalogue and the web-channel registry, and may also call the catalog read routes, where they get the same\n  allowlisted representation as M2M callers.\n- M2M read responses are projected through a server-side field allowlist (the `Product`, `RelatedProduct`,\n  `ReducedProduct` and `Brand` schemas, all closed). Fields outside it are never returned, whatever the scope.\n- Incremental sync: call `GET /products/search` with `updatedAfter` and follow `syncToken` until it is null.\n  `GET /products` is deprecated.\n\nErrors: every error body is a JSON object with a string `message` and never contains `data`; success is\nrecognised by the `data` array. Gateway rejections (401, 403, 429) carry only `message`. Retry 401 once with\na new token, never retry 403, back off on 429 and 5xx (at most three attempts), and discard the cursor on\n`INVALID_SYNC_TOKEN`.\n\nEvery response carries an `X-Request-Id` header (the same value as `requestId` in error bodies).\n",
+    "description": "The catalog service exposes a product catalog and a brand list to external integrations (e-commerce sites,\nERP synchronisers) over HTTPS and JSON.\n\n- **M2M callers** authenticate with an access token from the OAuth 2.0 client-credentials exchange\n  (`m2mAccessToken`, see the token server's own document). The M2M surface is read-only: every POST, PUT and\n  DELETE on products and brands answers 403 to an M2M token, even one holding a `.write` scope.\n- **Administrators** present an identity (ID) token (`adminIdToken`). They manage M2M clients, write the\n  catalogue and the web-channel registry, and may also call the catalog read routes, where they get the same\n  allowlisted representation as M2M callers.\n- M2M read responses are projected through a server-side field allowlist (the `Product`, `RelatedProduct`,\n  `ReducedProduct` and `Brand` schemas, all closed). Fields outside it are never returned, whatever the scope.\n- Incremental sync: call `GET /products/search` with `updatedAfter` and follow `syncToken` until it is null.\n  `GET /products` is deprecated.\n\nErrors: every error body is a JSON object with a string `message` and never contains `data`; success is\nrecognised by the `data` array. Gateway rejections (401, 403, 429) carry only `message`. Retry 401 once with\na new token, never retry 403, back off on 429 and 5xx (at most three attempts), and discard the cursor on\n`INVALID_SYNC_TOKEN`. No query parameter is a list: one sent twice (`q=a&q=b`) is 400 `VALIDATION_ERROR`\nnaming it.\n\nEvery response carries an `X-Request-Id` header (the same value as `requestId` in error bodies).\n",
     "license": {
       "name": "Proprietary",
       "identifier": "LicenseRef-Proprietary"
@@ -1862,7 +1862,7 @@ export const catalogApiDocument = {
       "SearchTerm": {
         "name": "q",
         "in": "query",
-        "description": "Search terms; omit to match all. Matches name, description, productCode and erpCode, case- and\naccent-insensitively; every term must match (prefix match on each term). An exact productCode or\nerpCode match always comes first. Longer than 256 characters: 400 `SEARCH_TERM_TOO_LONG`.\n",
+        "description": "Search terms; omit to match all. Matches name, description, productCode and erpCode, case- and\naccent-insensitively; every term must match (prefix match on each term). An exact productCode or\nerpCode match always comes first. Longer than 256 characters: 400 `SEARCH_TERM_TOO_LONG`. Control\ncharacters (U+0000–U+001F, U+007F–U+009F) separate terms, as whitespace does: the index reads them so.\n",
         "x-error-code": "SEARCH_TERM_TOO_LONG",
         "schema": {
           "type": "string",
@@ -1872,7 +1872,7 @@ export const catalogApiDocument = {
       "BrandSearchTerm": {
         "name": "q",
         "in": "query",
-        "description": "Search terms; omit to match all.",
+        "description": "Search terms; omit to match all. Control characters separate terms, as whitespace does.",
         "schema": {
           "type": "string"
         }
@@ -2832,7 +2832,9 @@ export const catalogApiDocument = {
               "string",
               "null"
             ],
-            "description": "Main image URL; null when the product has none."
+            "format": "uri",
+            "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://",
+            "description": "Main image URL; null when the product has none. An absolute `https:` or `http:` URL: integrators put\nit in pages, so any other scheme (`javascript:`, `data:`, `file:`) is refused on write (400\n`VALIDATION_ERROR`).\n"
           },
           "images": {
             "type": "array",
@@ -2901,7 +2903,8 @@ export const catalogApiDocument = {
           "url": {
             "type": "string",
             "format": "uri",
-            "description": "Where the file is served."
+            "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://",
+            "description": "Where the file is served. An absolute `https:` or `http:` URL, as imageUrl."
           },
           "name": {
             "type": "string",
@@ -3244,7 +3247,7 @@ export const catalogApiDocument = {
       },
       "AdminRelatedProduct": {
         "type": "object",
-        "description": "A stored relation. Reverse (\"used by\") relations are derived by the server and never stored by hand, so\nthe stored entries carry no `source`.\n",
+        "description": "A stored relation. Reverse (\"used by\") relations are derived by the server and never stored by hand, so\nthe stored entries carry no `source`. A write also accepts the entries as `GET /products/{productId}`\nshows them: their read-only `productCode` and `erpCode` are ignored, and an entry with `source: reverse`\nis ignored whole.\n",
         "additionalProperties": false,
         "required": [
           "productId",
@@ -3264,12 +3267,30 @@ export const catalogApiDocument = {
           "note": {
             "type": "string",
             "description": "Private staff note on the relation; never returned to M2M callers."
+          },
+          "productCode": {
+            "type": "string",
+            "readOnly": true,
+            "description": "The related product's productCode, as reads show it. Ignored when sent; never returned here."
+          },
+          "erpCode": {
+            "type": "string",
+            "readOnly": true,
+            "description": "The related product's erpCode, as reads show it. Ignored when sent; never returned here."
+          },
+          "source": {
+            "type": "string",
+            "enum": [
+              "reverse"
+            ],
+            "readOnly": true,
+            "description": "Marks a reverse (\"used by\") entry as reads show it: derived from the other product's relation, so an\nentry carrying it is ignored when sent, and never returned here.\n"
           }
         }
       },
       "AdminProduct": {
         "type": "object",
-        "description": "The internal (admin) product record: every external field, plus internal status, archive flag, staff\nnote, spares, cost and margin, per-channel web visibility, and relations that may carry a note. `id`,\n`createdAt` and `updatedAt` are set by the server (read-only: ignored when sent). Fields left out of a\nwrite take their defaults (empty strings, zero dimensions, null prices, empty arrays).\n",
+        "description": "The internal (admin) product record: every external field, plus internal status, archive flag, staff\nnote, spares, cost and margin, per-channel web visibility, and relations that may carry a note. `id`,\n`createdAt` and `updatedAt` are set by the server (read-only: ignored when sent). Fields left out of a\nwrite take their defaults (empty strings, zero dimensions, null prices, empty arrays).\n\nA write accepts the record as any read shows it (this record, or `GET /products/{productId}`): derived\nfields are ignored (see AdminRelatedProduct). `PUT` replaces the whole record, so start from this\nrecord (the answer of the last write, or `POST /products/batch-get`): `GET /products/{productId}` has\nnone of the internal fields, which a `PUT` of it resets to their defaults.\n",
         "additionalProperties": false,
         "required": [
           "id",

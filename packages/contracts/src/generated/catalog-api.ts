@@ -620,7 +620,12 @@ export interface components {
              * @description Creation time.
              */
             createdAt?: string;
-            /** @description Main image URL; null when the product has none. */
+            /**
+             * Format: uri
+             * @description Main image URL; null when the product has none. An absolute `https:` or `http:` URL: integrators put
+             *     it in pages, so any other scheme (`javascript:`, `data:`, `file:`) is refused on write (400
+             *     `VALIDATION_ERROR`).
+             */
             imageUrl?: string | null;
             /** @description Product images. */
             images?: components["schemas"]["ProductLink"][];
@@ -649,7 +654,7 @@ export interface components {
         ProductLink: {
             /**
              * Format: uri
-             * @description Where the file is served.
+             * @description Where the file is served. An absolute `https:` or `http:` URL, as imageUrl.
              */
             url: string;
             /** @description Display name of the file. */
@@ -764,7 +769,9 @@ export interface components {
         };
         /**
          * @description A stored relation. Reverse ("used by") relations are derived by the server and never stored by hand, so
-         *     the stored entries carry no `source`.
+         *     the stored entries carry no `source`. A write also accepts the entries as `GET /products/{productId}`
+         *     shows them: their read-only `productCode` and `erpCode` are ignored, and an entry with `source: reverse`
+         *     is ignored whole.
          */
         AdminRelatedProduct: {
             productId: components["schemas"]["RelatedProduct"]["productId"];
@@ -772,12 +779,27 @@ export interface components {
             qty: components["schemas"]["RelatedProduct"]["qty"];
             /** @description Private staff note on the relation; never returned to M2M callers. */
             note?: string;
+            /** @description The related product's productCode, as reads show it. Ignored when sent; never returned here. */
+            readonly productCode?: string;
+            /** @description The related product's erpCode, as reads show it. Ignored when sent; never returned here. */
+            readonly erpCode?: string;
+            /**
+             * @description Marks a reverse ("used by") entry as reads show it: derived from the other product's relation, so an
+             *     entry carrying it is ignored when sent, and never returned here.
+             * @enum {string}
+             */
+            readonly source?: "reverse";
         };
         /**
          * @description The internal (admin) product record: every external field, plus internal status, archive flag, staff
          *     note, spares, cost and margin, per-channel web visibility, and relations that may carry a note. `id`,
          *     `createdAt` and `updatedAt` are set by the server (read-only: ignored when sent). Fields left out of a
          *     write take their defaults (empty strings, zero dimensions, null prices, empty arrays).
+         *
+         *     A write accepts the record as any read shows it (this record, or `GET /products/{productId}`): derived
+         *     fields are ignored (see AdminRelatedProduct). `PUT` replaces the whole record, so start from this
+         *     record (the answer of the last write, or `POST /products/batch-get`): `GET /products/{productId}` has
+         *     none of the internal fields, which a `PUT` of it resets to their defaults.
          */
         AdminProduct: {
             readonly id: components["schemas"]["Product"]["id"];
@@ -1238,10 +1260,11 @@ export interface components {
         /**
          * @description Search terms; omit to match all. Matches name, description, productCode and erpCode, case- and
          *     accent-insensitively; every term must match (prefix match on each term). An exact productCode or
-         *     erpCode match always comes first. Longer than 256 characters: 400 `SEARCH_TERM_TOO_LONG`.
+         *     erpCode match always comes first. Longer than 256 characters: 400 `SEARCH_TERM_TOO_LONG`. Control
+         *     characters (U+0000–U+001F, U+007F–U+009F) separate terms, as whitespace does: the index reads them so.
          */
         SearchTerm: string;
-        /** @description Search terms; omit to match all. */
+        /** @description Search terms; omit to match all. Control characters separate terms, as whitespace does. */
         BrandSearchTerm: string;
         /** @description Page size. Default 20, maximum 100 (a larger value is refused with 400 `VALIDATION_ERROR`). */
         PageSize: number;
@@ -1359,7 +1382,8 @@ export interface operations {
                 /**
                  * @description Search terms; omit to match all. Matches name, description, productCode and erpCode, case- and
                  *     accent-insensitively; every term must match (prefix match on each term). An exact productCode or
-                 *     erpCode match always comes first. Longer than 256 characters: 400 `SEARCH_TERM_TOO_LONG`.
+                 *     erpCode match always comes first. Longer than 256 characters: 400 `SEARCH_TERM_TOO_LONG`. Control
+                 *     characters (U+0000–U+001F, U+007F–U+009F) separate terms, as whitespace does: the index reads them so.
                  */
                 q?: components["parameters"]["SearchTerm"];
                 /** @description Page size. Default 20, maximum 100 (a larger value is refused with 400 `VALIDATION_ERROR`). */
@@ -1717,7 +1741,7 @@ export interface operations {
     searchBrands: {
         parameters: {
             query?: {
-                /** @description Search terms; omit to match all. */
+                /** @description Search terms; omit to match all. Control characters separate terms, as whitespace does. */
                 q?: components["parameters"]["BrandSearchTerm"];
                 /** @description Page size. Default 20, maximum 100 (a larger value is refused with 400 `VALIDATION_ERROR`). */
                 size?: components["parameters"]["PageSize"];

@@ -3,7 +3,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { NotFoundError, ValidationError } from '../../errors/request-errors.ts';
 import type { ProductInput, RelatedProductInput } from '../../model/product.ts';
 import { identifierKey } from '../../search/identifier-key.ts';
-import { assertProductInput } from '../../validation/validate-product-input.ts';
+import { assertProductInput } from '../../validation/product-input.ts';
 import { columnOf, PLAIN_FIELDS } from './product-columns.ts';
 import { statement } from './statement-cache.ts';
 import { resolveBrand } from './write-brand.ts';

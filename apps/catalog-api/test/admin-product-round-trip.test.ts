@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Stack, startStack } from './support/stack.ts';
+
+type Json = Record<string, unknown>;
+
+let stack: Stack;
+let admin: string;
+let reader: string;
+
+beforeAll(async () => {
+  stack = await startStack();
+  admin = await stack.idToken(['admin']);
+  reader = (await stack.m2mToken(['products.read'])).token;
+}, 120_000);
+afterAll(() => stack?.stop());
+
+const write = (method: 'POST' | 'PUT', path: string, body: unknown) =>
+  stack.call<Json>(path, {
+    method,
+    token: admin,
+    body,
+    operation: method === 'POST' ? 'createProduct' : 'updateProduct',
+  });
+const create = async (body: Json) => {
+  const reply = await write('POST', '/products', body);
+  expect(reply.status, reply.text).toBe(201);
+  return reply.body as Json & { id: string };
+};
+const adminRecord = async (id: string) =>
+  (
+    await stack.call<{ products: Json[] }>('/products/batch-get', {
+      method: 'POST',
+      token: admin,
+      body: { ids: [id] },
+      operation: 'batchGetProducts',
+    })
+  ).body.products[0] as Json;
+
+describe('admin writes accept https: and http: URLs only (issue 13: unsafe URLs)', () => {
+  const unsafe = 'javascript:alert(document.cookie)';
+  const cases: [string, Json][] = [
+    ['imageUrl', { imageUrl: unsafe }],
+    ['images.0.url', { images: [{ url: unsafe, name: 'Front' }] }],
+    [
+      'documents.0.url',
+      { documents: [{ url: 'data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==', name: 'Manual' }] },
+    ],
+  ];
+
+  it.each(cases)(
+    'POST /products refuses an unsafe %s with 400 VALIDATION_ERROR naming it, storing nothing',
+    async (field, fields) => {
+      const before = await stack.store.products.count();
+      const reply = await write('POST', '/products', {
+        productCode: `URL-${field}`,
+        name: 'Link',
+        ...fields,
+      });
+      expect(reply.status).toBe(400);
+      expect(reply.body).toMatchObject({ error: 'VALIDATION_ERROR', details: { field } });
+      expect(await stack.store.products.count()).toBe(before);
+    },
+  );
+
+  it.each(cases)(
+    'PUT /products/{id} refuses an unsafe %s and leaves the product as it was',
+    async (field, fields) => {
+      const product = await create({
+        productCode: `PUT-${field}`,
+        name: 'Linked',
+        imageUrl: 'https://cdn.example.com/a.jpg',
+      });
+      const reply = await write('PUT', `/products/${product.id}`, {
+        productCode: product.productCode,
+        name: 'Linked',
+        ...fields,
+      });
+      expect(reply.status).toBe(400);
+      expect(reply.body).toMatchObject({ error: 'VALIDATION_ERROR', details: { field } });
+      expect(await adminRecord(product.id)).toEqual(product);
+    },
+  );
+
+  it('accepts https: and http: URLs and serves them to integrators', async () => {
+    const product = await create({
+      productCode: 'URL-OK',
+      name: 'Linked',
+      imageUrl: 'https://cdn.example.com/a.jpg',
+      images: [{ url: 'http://cdn.example.com/b.jpg', name: 'Back' }],
+    });
+    const read = await stack.call<Json>(`/products/${product.id}`, {
+      token: reader,
+      operation: 'getProduct',
+    });
+    expect(read.body).toMatchObject({
+      imageUrl: 'https://cdn.example.com/a.jpg',
+      images: [{ url: 'http://cdn.example.com/b.jpg', name: 'Back' }],
+    });
+  });
+});
+
+describe('a product read back is accepted by PUT, its derived fields ignored', () => {
+  let part: Json & { id: string };
+  let spare: Json & { id: string };
+  let product: Json & { id: string };
+
+  beforeAll(async () => {
+    part = await create({ productCode: 'RT-PART', erpCode: 'ERP-PART', name: 'Round-trip part' });
+    spare = await create({ productCode: 'RT-SPARE', name: 'Round-trip spare' });
+    product = await create({
+      productCode: 'RT-MAIN',
+      name: 'Round-trip widget',
+      imageUrl: 'https://cdn.example.com/rt.jpg',
+      relatedProducts: [{ productId: part.id, relationType: 'required', qty: 2, note: 'two per unit' }],
+      internalNote: 'keep in stock',
+      costPrice: 4.5,
+      status: 'inactive',
+      spares: [{ productId: spare.id, qty: 3 }],
+    });
+    // The part gains a reverse ("used by") entry pointing at the product.
+    await create({
+      productCode: 'RT-KIT',
+      name: 'Round-trip kit',
+      relatedProducts: [{ productId: product.id, relationType: 'optional', qty: 1 }],
+    });
+  });
+
+  it('POST /products/batch-get → PUT of the admin record with one field changed: only that field and updatedAt change, internal fields kept', async () => {
+    const before = await adminRecord(product.id);
+    expect(before).toMatchObject({ internalNote: 'keep in stock', costPrice: 4.5, status: 'inactive' });
+    const reply = await write('PUT', `/products/${product.id}`, { ...before, colour: 'teal' });
+    expect(reply.status, reply.text).toBe(200);
+    const after = await adminRecord(product.id);
+    expect({ ...after, updatedAt: before.updatedAt }).toEqual({ ...before, colour: 'teal' });
+  });
+
+  it('GET /products/{id} → PUT of that body with one field changed: the next GET differs in that field only', async () => {
+    const first = await stack.call<Json>(`/products/${product.id}`, {
+      token: admin,
+      operation: 'getProduct',
+    });
+    const relations = first.body.relatedProducts as Json[];
+    // The read carries the derived fields that used to make PUT fail.
+    expect(relations.some((entry) => entry.source === 'reverse')).toBe(true);
+    expect(relations.some((entry) => entry.productCode === 'RT-PART' && entry.erpCode === 'ERP-PART')).toBe(
+      true,
+    );
+
+    const reply = await write('PUT', `/products/${product.id}`, { ...first.body, name: 'Renamed widget' });
+    expect(reply.status, reply.text).toBe(200);
+
+    const second = await stack.call<Json>(`/products/${product.id}`, {
+      token: admin,
+      operation: 'getProduct',
+    });
+    expect(second.body).toEqual({ ...first.body, name: 'Renamed widget' });
+  });
+
+  it('PUT replaces the whole record: internal fields the GET /products/{id} body lacks take their defaults (README)', async () => {
+    expect(internalFields(await adminRecord(product.id))).toEqual({
+      status: 'active',
+      archived: false,
+      internalNote: '',
+      spares: [],
+      costPrice: null,
+      marginPercent: null,
+      webVisibility: {},
+    });
+  });
+
+  it('ignores a reverse entry sent by hand: only the derived one is stored', async () => {
+    const record = await adminRecord(part.id);
+    const forged = { productId: spare.id, relationType: 'substitute', qty: 1, source: 'reverse' };
+    const reply = await write('PUT', `/products/${part.id}`, {
+      ...record,
+      relatedProducts: [...(record.relatedProducts as Json[]), forged],
+    });
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body.relatedProducts).toEqual(record.relatedProducts);
+    const stored = await stack.store.products.get(part.id);
+    expect(stored?.relatedProducts.map((entry) => entry.productId)).toEqual([product.id]);
+  });
+});
+
+/** The internal fields of an admin record, which GET /products/{id} does not show. */
+function internalFields(record: Json): Json {
+  const { status, archived, internalNote, spares, costPrice, marginPercent, webVisibility } = record;
+  return { status, archived, internalNote, spares, costPrice, marginPercent, webVisibility };
+}
