@@ -4,10 +4,13 @@
 // throughout.
 //
 // Callers come from many loopback source addresses (127.0.x.y: every one of them is this machine), so
-// the shared throttle can be measured without one address running into its own per-IP window. The
-// throttle is measured against the limiter's own budget, window by window (a saturated one-second
-// window lets exactly 50 through), not as the client's wall-clock throughput, which a busy machine
-// would skew.
+// the shared throttle can be measured without one address running into its own per-IP window.
+//
+// The default run checks only what no machine's speed can change: the budget's lower bound (a fresh
+// burst gets at least 100 through), its upper bound for the time the load actually took (no more than
+// 50 per one-second window the load touched, plus the burst), the per-IP count (exact: the limiter
+// counts requests, not time), and that /health always answers. Timing measurements (each saturated
+// window within 5 % of 50, window lengths, /health latency) run under E2E_HEAVY, on a quiet machine.
 import { closedLoopLoad } from '@catalog/server-runtime/load';
 import { Agent, type Dispatcher, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -133,79 +136,127 @@ afterAll(async () => {
 });
 
 describe('load at the documented limits (spec 8)', () => {
-  it('[8 Gateway throttle][7.1 429][8 Retry-After] the shared budget: a burst of 100, then 50 requests per second within 5%, over every caller; 429 with Retry-After beyond it; /health stays responsive', async () => {
-    const callers = Array.from({ length: 20 }, (_, i) => `127.0.1.${i + 1}`);
-    // Wait for a fresh one-second window, so the burst lands in one.
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
-
-    // The burst: 160 at once, from every caller.
-    const burstStart = performance.now();
+  it('[8 Gateway throttle][7.1 429][8 Retry-After] the shared budget over every caller: a fresh burst gets at least 100 through, never more than 50 per second touched plus the burst; beyond it 429 {message} with Retry-After; /health is never limited', async () => {
+    const callers = Array.from({ length: 20 }, (_, i) => `127.0.1.${i + 21}`);
+    const started = performance.now();
     const burst = await Promise.all(
       Array.from({ length: 160 }, (_, i) => call(from(callers[i % callers.length] ?? ''), '/brands')),
     );
-    const burstSeconds = (performance.now() - burstStart) / 1000;
     const burstAccepted = burst.filter((sample) => sample.status === 200).length;
-    report(`burst: ${burstAccepted} of 160 accepted in ${burstSeconds.toFixed(2)} s`);
-    expect(burstAccepted).toBeGreaterThanOrEqual(BURST * (1 - TOLERANCE));
-    // Every further one-second window the burst spilled into adds at most the sustained rate.
-    expect(burstAccepted).toBeLessThanOrEqual((BURST + RPS * Math.floor(burstSeconds)) * (1 + TOLERANCE));
+    expect(burstAccepted).toBeGreaterThanOrEqual(BURST);
 
-    // Sustained: twice the limit offered for the measured window, /health polled meanwhile.
-    const measured = pacedLoad(2 * RPS, settings.load.throttleWindowMs, callers);
-    const health = pollHealth(measured, '127.0.3.1', 50);
-    const samples = await measured;
-    const healthSamples = await health;
+    // Closed loop from every caller until the throttle has refused at least 20, /health polled meanwhile.
+    const samples = [...burst];
+    const refusedSoFar = () => samples.filter((sample) => sample.status === 429).length;
+    let sent = 0;
+    const load = Promise.all(
+      callers.map(async (address) => {
+        while (refusedSoFar() < 20 && sent < 5_000) {
+          sent += 1;
+          samples.push(await call(from(address), '/brands'));
+        }
+      }),
+    );
+    const health = await pollHealth(load, '127.0.3.3', 20);
+    await load;
+    const seconds = (performance.now() - started) / 1000;
+    const accepted = samples.filter((sample) => sample.status === 200).length;
+    report(
+      `shared budget: ${accepted} of ${samples.length} accepted in ${seconds.toFixed(2)} s (burst ${burstAccepted} of 160)`,
+    );
 
+    // The limiter's windows open at a request and last a second: a span of T seconds touches at most
+    // floor(T) + 1 of them, and the burst allowance (100 − 50) refills once a minute.
+    const allowed = RPS * (Math.floor(seconds) + 1) + (BURST - RPS) * (Math.floor(seconds / 60) + 1);
+    expect(accepted).toBeLessThanOrEqual(allowed);
     const refused = samples.filter((sample) => sample.status === 429);
-    expect(refused.length).toBeGreaterThan(0);
-    for (const sample of refused.slice(0, 20)) {
+    expect(refused.length).toBeGreaterThanOrEqual(20);
+    expect(samples.every((sample) => sample.status === 200 || sample.status === 429)).toBe(true);
+    for (const sample of refused) {
       expect(JSON.parse(sample.body)).toEqual({ message: 'Too many requests' });
       expect(sample.retryAfter).toBeGreaterThanOrEqual(1);
     }
-    expect(samples.every((sample) => sample.status === 200 || sample.status === 429)).toBe(true);
-
-    const found = windows(samples);
-    const full = found.slice(1, -1);
-    const saturated = full.filter((window) => window.refused > 0);
-    const accepted = samples.filter((sample) => sample.status === 200).length;
-    const seconds = settings.load.throttleWindowMs / 1000;
-    report(
-      `sustained: ${accepted} accepted of ${samples.length} in ${seconds} s (${(accepted / seconds).toFixed(1)}/s ` +
-        `seen by the client); ${saturated.length} of ${full.length} full windows saturated, accepted per window: ` +
-        `${full.map((window) => window.accepted).join(' ')}`,
-    );
-    expect(full.length).toBeGreaterThanOrEqual(Math.floor(seconds) - 3);
-    expect(saturated.length).toBeGreaterThanOrEqual(Math.ceil(full.length * 0.7));
-    // Each saturated window let exactly its budget through, within 5%.
-    for (const window of saturated) {
-      expect(window.accepted).toBeGreaterThanOrEqual(RPS * (1 - TOLERANCE));
-      expect(window.accepted).toBeLessThanOrEqual(RPS * (1 + TOLERANCE));
-    }
-    // Windows last a second: the budget is per second, never more often.
-    for (let i = 1; i < found.length; i += 1) {
-      expect((found[i]?.start ?? 0) - (found[i - 1]?.start ?? 0)).toBeGreaterThanOrEqual(
-        1000 * (1 - TOLERANCE),
-      );
-    }
-    // Over the whole window, never more than the sustained rate (a slow client can only see less).
-    expect(accepted / seconds).toBeLessThanOrEqual(RPS * (1 + TOLERANCE) + RPS / seconds);
-
-    // /health: never limited, and quick.
-    const latencies = healthSamples.map((sample) => sample.doneAt - sample.sentAt);
-    report(
-      `/health under the throttle: ${healthSamples.length} calls, p99 ${percentile(latencies, 0.99).toFixed(1)} ms`,
-    );
-    expect(healthSamples.every((sample) => sample.status === 200)).toBe(true);
-    expect(percentile(latencies, 0.99)).toBeLessThan(1_000);
+    expect(health.length).toBeGreaterThan(0);
+    expect(health.every((sample) => sample.status === 200)).toBe(true);
   });
 
-  it(`[8 Per-IP protection][7.1 429] one source address gets ${IP_WINDOW} requests within 5%, then 429 with Retry-After until the window clears; /health is not counted and stays up`, async () => {
+  it.runIf(settings.heavy)(
+    '[8 Gateway throttle][7.1 429][8 Retry-After] E2E_HEAVY, on a quiet machine: a burst of 100, then 50 requests per second within 5% in every saturated window, over every caller; /health p99 under a second',
+    async () => {
+      const callers = Array.from({ length: 20 }, (_, i) => `127.0.1.${i + 1}`);
+      // Wait for a fresh one-second window, so the burst lands in one.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+
+      // The burst: 160 at once, from every caller.
+      const burstStart = performance.now();
+      const burst = await Promise.all(
+        Array.from({ length: 160 }, (_, i) => call(from(callers[i % callers.length] ?? ''), '/brands')),
+      );
+      const burstSeconds = (performance.now() - burstStart) / 1000;
+      const burstAccepted = burst.filter((sample) => sample.status === 200).length;
+      report(`burst: ${burstAccepted} of 160 accepted in ${burstSeconds.toFixed(2)} s`);
+      expect(burstAccepted).toBeGreaterThanOrEqual(BURST * (1 - TOLERANCE));
+      // Every further one-second window the burst spilled into adds at most the sustained rate.
+      expect(burstAccepted).toBeLessThanOrEqual((BURST + RPS * Math.floor(burstSeconds)) * (1 + TOLERANCE));
+
+      // Sustained: twice the limit offered for the measured window, /health polled meanwhile.
+      const measured = pacedLoad(2 * RPS, settings.load.throttleWindowMs, callers);
+      const health = pollHealth(measured, '127.0.3.1', 50);
+      const samples = await measured;
+      const healthSamples = await health;
+
+      const refused = samples.filter((sample) => sample.status === 429);
+      expect(refused.length).toBeGreaterThan(0);
+      for (const sample of refused.slice(0, 20)) {
+        expect(JSON.parse(sample.body)).toEqual({ message: 'Too many requests' });
+        expect(sample.retryAfter).toBeGreaterThanOrEqual(1);
+      }
+      expect(samples.every((sample) => sample.status === 200 || sample.status === 429)).toBe(true);
+
+      const found = windows(samples);
+      const full = found.slice(1, -1);
+      const saturated = full.filter((window) => window.refused > 0);
+      const accepted = samples.filter((sample) => sample.status === 200).length;
+      const seconds = settings.load.throttleWindowMs / 1000;
+      report(
+        `sustained: ${accepted} accepted of ${samples.length} in ${seconds} s (${(accepted / seconds).toFixed(1)}/s ` +
+          `seen by the client); ${saturated.length} of ${full.length} full windows saturated, accepted per window: ` +
+          `${full.map((window) => window.accepted).join(' ')}`,
+      );
+      expect(full.length).toBeGreaterThanOrEqual(Math.floor(seconds) - 3);
+      expect(saturated.length).toBeGreaterThanOrEqual(Math.ceil(full.length * 0.7));
+      // Each saturated window let exactly its budget through, within 5%.
+      for (const window of saturated) {
+        expect(window.accepted).toBeGreaterThanOrEqual(RPS * (1 - TOLERANCE));
+        expect(window.accepted).toBeLessThanOrEqual(RPS * (1 + TOLERANCE));
+      }
+      // Windows last a second: the budget is per second, never more often.
+      for (let i = 1; i < found.length; i += 1) {
+        expect((found[i]?.start ?? 0) - (found[i - 1]?.start ?? 0)).toBeGreaterThanOrEqual(
+          1000 * (1 - TOLERANCE),
+        );
+      }
+      // Over the whole window, never more than the sustained rate (a slow client can only see less).
+      expect(accepted / seconds).toBeLessThanOrEqual(RPS * (1 + TOLERANCE) + RPS / seconds);
+
+      // /health: never limited, and quick.
+      const latencies = healthSamples.map((sample) => sample.doneAt - sample.sentAt);
+      report(
+        `/health under the throttle: ${healthSamples.length} calls, p99 ${percentile(latencies, 0.99).toFixed(1)} ms`,
+      );
+      expect(healthSamples.every((sample) => sample.status === 200)).toBe(true);
+      expect(percentile(latencies, 0.99)).toBeLessThan(1_000);
+    },
+  );
+
+  it(`[8 Per-IP protection][7.1 429] one source address gets exactly ${IP_WINDOW} requests, then 429 with Retry-After pointing at when its first requests leave the window; other addresses are not blocked; /health is not counted and stays up`, async () => {
     const address = '127.0.2.1';
     const agent = from(address);
     // Health calls first: they must not count against the window.
     for (let i = 0; i < 30; i += 1) expect((await call(agent, '/health', false)).status).toBe(200);
 
     const samples: Sample[] = [];
+    const firstSent = Date.now();
     const total = Math.ceil(IP_WINDOW * 1.1);
     let next = 0;
     await Promise.all(
@@ -220,13 +271,15 @@ describe('load at the documented limits (spec 8)', () => {
     const blocked = (sample: Sample) => sample.status === 429 && (sample.retryAfter ?? 0) > 5;
     const counted = samples.filter((sample) => !blocked(sample)).length;
     report(`per-IP: ${counted} requests before the block, ${samples.length - counted} blocked`);
-    expect(counted).toBeGreaterThanOrEqual(IP_WINDOW * (1 - TOLERANCE));
-    expect(counted).toBeLessThanOrEqual(IP_WINDOW * (1 + TOLERANCE));
-    // Once blocked, blocked until the window clears: nothing gets through any more.
+    // Every request lands well inside one 5-minute window and the limiter counts requests, not time:
+    // exactly the allowance gets through, however slowly the machine sends them.
+    expect(counted).toBe(IP_WINDOW);
+    // Blocked: nothing gets through any more, until the slice of its first requests leaves the
+    // window (30 slices of 10 s: at least 290 s after they were sent).
     const after = await call(agent, '/brands');
     expect(after.status).toBe(429);
     expect(JSON.parse(after.body)).toEqual({ message: 'Too many requests' });
-    expect(after.retryAfter).toBeGreaterThan(200);
+    expect(after.retryAfter).toBeGreaterThanOrEqual(290 - Math.ceil((Date.now() - firstSent) / 1000));
     expect(after.retryAfter).toBeLessThanOrEqual(300);
     // Other addresses are not blocked (once the throttle's one-second window this burst filled is over),
     // and /health still answers the blocked one.
@@ -235,7 +288,7 @@ describe('load at the documented limits (spec 8)', () => {
     expect((await call(agent, '/health', false)).status).toBe(200);
   });
 
-  it('[8 Gateway throttle] /health stays responsive while the API is saturated by a closed-loop load', async () => {
+  it('[8 Gateway throttle] /health keeps answering 200 while the API is saturated by a closed-loop load (latency reported; bounded under E2E_HEAVY)', async () => {
     // From the default address: its own window runs out at once, then every request is refused
     // cheaply; the server is as busy as a client can make it.
     const load = closedLoopLoad({
@@ -254,9 +307,10 @@ describe('load at the documented limits (spec 8)', () => {
       `saturated: ${result.requestsPerSecond} req/s (p99 ${result.latencyMs.p99} ms); /health ${health.length} calls, ` +
         `p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms`,
     );
-    expect(health.length).toBeGreaterThan(20);
+    expect(health.length).toBeGreaterThan(0);
     expect(health.every((sample) => sample.status === 200)).toBe(true);
-    // Saturated from inside this very process on two shared vCPUs: a generous bound, the value is reported.
-    expect(percentile(latencies, 0.99)).toBeLessThan(1_500);
+    // A latency bound means something only on a quiet machine: the heavy run checks it, the default
+    // run reports it.
+    if (settings.heavy) expect(percentile(latencies, 0.99)).toBeLessThan(1_500);
   });
 });
