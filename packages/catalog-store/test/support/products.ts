@@ -13,7 +13,3 @@ export function aProduct(overrides: Partial<ProductInput> = {}): ProductInput {
     ...overrides,
   };
 }
-
-export function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
