@@ -608,7 +608,7 @@ describe('4.1 GET /products/search: the response', () => {
 });
 
 describe('4.1 the other product routes', () => {
-  it('[4.1 /products/{productId}][7.3 NOT_FOUND] one fully enriched product (the search record, its relations with inline productCode and erpCode); an unknown id is 404 NOT_FOUND', async () => {
+  it('[4.1 /products/{productId}][2.1 relatedProducts.productCode][2.1 relatedProducts.erpCode][7.3 NOT_FOUND] one fully enriched product (the search record, its relations with inline productCode and erpCode); an unknown id is 404 NOT_FOUND', async () => {
     const related = await createProduct(call, admin, {
       productCode: uniqueCode('ENRICH'),
       name: 'Enriched relations product',

@@ -13,7 +13,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { report } from '../support/settings.ts';
 import { type E2EStack, startE2EStack } from '../support/stack.ts';
 
-const SHORT_LIFETIME_S = 5;
+/**
+ * The short-lived token's lifetime: it has expired by the time the check is taken away, so nothing
+ * depends on how long the steps before take; the long-lived token shows the acceptance.
+ */
+const SHORT_LIFETIME_S = 1;
 
 let stack: E2EStack;
 let db: DatabaseSync;
@@ -47,7 +51,7 @@ const warnings = () =>
     .filter((line) => line.includes('revocation check unavailable')).length;
 
 describe('revocation check unavailable (fail-open until expiry)', () => {
-  it('[3 revocation check unavailable][5 rule 8][3 active→revoked] a revoked client’s tokens are accepted with a logged warning while the check cannot be made, until they expire; restored, they get 403 from the next request', async () => {
+  it('[3 revocation check unavailable][5 rule 8][3 active→revoked] while the check cannot be made, a revoked client’s unexpired token is accepted with a logged warning and an expired one is refused (401); restored, the unexpired one gets 403 from the next request', async () => {
     const admin = await stack.adminIdToken();
     const longLived = await stack.createClient(['brands.read']);
     const shortLived = await stack.createClient(['brands.read']);
@@ -65,30 +69,27 @@ describe('revocation check unavailable (fail-open until expiry)', () => {
     const shortExpiry = JSON.parse(Buffer.from(tokens.short.split('.')[1] ?? '', 'base64url').toString()).exp;
     const status = async (token: string) => (await stack.api('/brands', { token })).status;
 
-    expect([await status(tokens.long), await status(tokens.short)]).toEqual([200, 200]);
+    expect(await status(tokens.long)).toBe(200);
     for (const { clientId } of [longLived, shortLived]) {
       expect((await stack.api(`/oauth/clients/${clientId}`, { method: 'DELETE', token: admin })).status).toBe(
         200,
       );
     }
     // Revoked: refused from the next request.
-    expect([await status(tokens.long), await status(tokens.short)]).toEqual([403, 403]);
+    expect(await status(tokens.long)).toBe(403);
+    // Past its exp (a wait that can only be long enough: it counts from the token's own claim).
+    const waitMs = shortExpiry * 1000 - Date.now() + 1_500;
+    report(`waiting ${waitMs} ms for the short-lived token to expire`);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, waitMs)));
 
     try {
       takeClientsTableOffline();
       const before = warnings();
-      // The check cannot be made: the tokens are accepted (they have not expired), and that is logged.
-      expect([await status(tokens.long), await status(tokens.short), await status(tokens.bystander)]).toEqual(
-        [200, 200, 200],
-      );
-      // The API writes its log line after the answer; give it a moment.
-      for (let i = 0; i < 50 && warnings() < before + 3; i += 1) await new Promise((r) => setTimeout(r, 20));
-      expect(warnings()).toBeGreaterThanOrEqual(before + 3);
-
-      // Until they expire: the short-lived token is refused (401) once past its exp, still unchecked.
-      const waitMs = shortExpiry * 1000 - Date.now() + 1_500;
-      report(`waiting ${waitMs} ms for the short-lived token to expire while the check is unavailable`);
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, waitMs)));
+      // The check cannot be made: the unexpired tokens are accepted, and that is logged.
+      expect([await status(tokens.long), await status(tokens.bystander)]).toEqual([200, 200]);
+      // The API writes its log line after the answer: wait for it to appear.
+      while (warnings() < before + 2) await new Promise((resolve) => setTimeout(resolve, 20));
+      // Until they expire: the expired token is refused (401), the check unavailable all the same.
       expect(await status(tokens.short)).toBe(401);
       expect(await status(tokens.long)).toBe(200);
     } finally {
