@@ -8,7 +8,10 @@ import { defined } from '../http/defined.ts';
 import { projectAdminBrand, projectAdminProduct } from '../projection/project-admin.ts';
 import type { RouteDeps } from './route-deps.ts';
 
-/** The validated admin record as the store's input: read-only fields are already gone. */
+/**
+ * The validated admin record as the store's input: top-level read-only fields are already gone; the
+ * store's write path drops the derived relation entries a record read back carries.
+ */
 const productInput = (body: object) => body as ProductInput;
 
 /** The admin catalogue routes of decisions.md: product and brand writes and the admin conveniences. */
