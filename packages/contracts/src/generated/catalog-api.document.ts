@@ -2145,7 +2145,7 @@ export const catalogApiDocument = {
         }
       },
       "UnsupportedMediaType": {
-        "description": "A request body was sent with a Content-Type other than `application/json`.",
+        "description": "A request body was sent with a Content-Type other than `application/json`, or with a Content-Encoding other\nthan `gzip`, `deflate` or `br`.\n",
         "headers": {
           "X-Request-Id": {
             "$ref": "#/components/headers/X-Request-Id"

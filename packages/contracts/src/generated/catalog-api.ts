@@ -1063,7 +1063,10 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description A request body was sent with a Content-Type other than `application/json`. */
+        /**
+         * @description A request body was sent with a Content-Type other than `application/json`, or with a Content-Encoding other
+         *     than `gzip`, `deflate` or `br`.
+         */
         UnsupportedMediaType: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
