@@ -13,13 +13,17 @@ type Json = Record<string, unknown>;
 function storedRelations(entries: readonly Json[]): RelatedProductInput[] {
   return entries
     .filter((entry) => entry.source !== 'reverse')
-    .map(({ productCode: _code, erpCode: _erpCode, source: _source, ...stored }) => stored as never);
+    .map(
+      ({ productCode: _code, erpCode: _erpCode, source: _source, ...stored }) =>
+        stored as unknown as RelatedProductInput,
+    );
 }
 
-function selfRelations(id: unknown, relations: readonly RelatedProductInput[]): Problem[] {
+/** Entries (by their index in the record sent) that relate the product to itself. */
+function selfRelations(id: unknown, entries: readonly Json[]): Problem[] {
   if (typeof id !== 'string') return [];
-  return relations.flatMap((relation, index) =>
-    relation.productId.toLowerCase() === id.toLowerCase()
+  return entries.flatMap((entry, index) =>
+    entry.source !== 'reverse' && String(entry.productId).toLowerCase() === id.toLowerCase()
       ? [{ field: `relatedProducts.${index}.productId`, reason: 'a product cannot relate to itself' }]
       : [],
   );
@@ -42,9 +46,10 @@ export function checkProductInput(value: unknown): ProductInputCheck {
   if (!result.ok) return { problems: result.issues.map(({ field, reason }) => ({ field, reason })) };
   const { id, createdAt } = value as Json;
   const { relatedProducts, ...fields } = result.value.body as Json;
-  const relations = relatedProducts === undefined ? undefined : storedRelations(relatedProducts as Json[]);
-  const problems = selfRelations(id, relations ?? []);
+  const entries = relatedProducts as Json[] | undefined;
+  const problems = selfRelations(id, entries ?? []);
   if (problems.length > 0) return { problems };
+  const relations = entries === undefined ? undefined : storedRelations(entries);
   const input = {
     ...fields,
     ...(relations === undefined ? {} : { relatedProducts: relations }),
