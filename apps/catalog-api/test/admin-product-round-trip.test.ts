@@ -57,7 +57,10 @@ describe('admin writes accept https: and http: URLs only (issue 13: unsafe URLs)
         ...fields,
       });
       expect(reply.status).toBe(400);
-      expect(reply.body).toMatchObject({ error: 'VALIDATION_ERROR', details: { field } });
+      expect(reply.body).toMatchObject({
+        error: 'VALIDATION_ERROR',
+        details: { field, reason: 'must be an absolute https or http URL' },
+      });
       expect(await stack.store.products.count()).toBe(before);
     },
   );
@@ -76,7 +79,10 @@ describe('admin writes accept https: and http: URLs only (issue 13: unsafe URLs)
         ...fields,
       });
       expect(reply.status).toBe(400);
-      expect(reply.body).toMatchObject({ error: 'VALIDATION_ERROR', details: { field } });
+      expect(reply.body).toMatchObject({
+        error: 'VALIDATION_ERROR',
+        details: { field, reason: 'must be an absolute https or http URL' },
+      });
       expect(await adminRecord(product.id)).toEqual(product);
     },
   );

@@ -60,7 +60,7 @@ describe('import and store writes check records with the contract’s admin sche
     await expect(write).rejects.toMatchObject({
       status: 400,
       code: 'VALIDATION_ERROR',
-      details: { field: 'imageUrl' },
+      details: { field: 'imageUrl', reason: 'must be an absolute https or http URL' },
     });
     expect(await handle.store.products.count()).toBe(0);
   });

@@ -2834,6 +2834,7 @@ export const catalogApiDocument = {
             ],
             "format": "uri",
             "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://",
+            "x-pattern-reason": "must be an absolute https or http URL",
             "description": "Main image URL; null when the product has none. An absolute `https:` or `http:` URL: integrators put\nit in pages, so any other scheme (`javascript:`, `data:`, `file:`) is refused on write (400\n`VALIDATION_ERROR`).\n"
           },
           "images": {
@@ -2904,6 +2905,7 @@ export const catalogApiDocument = {
             "type": "string",
             "format": "uri",
             "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://",
+            "x-pattern-reason": "must be an absolute https or http URL",
             "description": "Where the file is served. An absolute `https:` or `http:` URL, as imageUrl."
           },
           "name": {

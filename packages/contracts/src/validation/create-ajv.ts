@@ -6,7 +6,12 @@ import { isObject } from '../openapi-lookup.ts';
 import { type SchemaView, viewRoot, viewRootId } from './schema-views.ts';
 
 /** Vendor extensions the documents use inside schemas (annotations: they validate nothing). */
-export const SCHEMA_VENDOR_KEYWORDS = ['x-error-code', 'x-http-status', 'x-enum-descriptions'] as const;
+export const SCHEMA_VENDOR_KEYWORDS = [
+  'x-error-code',
+  'x-http-status',
+  'x-enum-descriptions',
+  'x-pattern-reason',
+] as const;
 
 const addFormats = addFormatsModule.default;
 

@@ -57,8 +57,11 @@ export function reason(error: ErrorObject): string {
       return `must have at least ${plural(params.limit, 'field', 'fields')}`;
     case 'format':
       return `must be a valid ${String(params.format)}`;
-    case 'pattern':
-      return `must match the pattern ${String(params.pattern)}`;
+    case 'pattern': {
+      // A schema may say what its pattern means (`x-pattern-reason`), which a caller reads better.
+      const meaning = (error.parentSchema as Record<string, unknown> | undefined)?.['x-pattern-reason'];
+      return typeof meaning === 'string' ? meaning : `must match the pattern ${String(params.pattern)}`;
+    }
     default:
       return error.message ?? 'is invalid';
   }
