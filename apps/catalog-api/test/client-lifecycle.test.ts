@@ -1,3 +1,4 @@
+import { requestAccessToken } from '@catalog/server-runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stack, startStack } from './support/stack.ts';
 
@@ -54,10 +55,19 @@ describe('POST /oauth/clients (spec 4.2)', () => {
 
   it('gives a secret that obtains a 3600-second token from the token endpoint (spec 2.5)', async () => {
     const reply = await create({ clientName: 'Token check', scopes: ['products.read', 'brands.read'] });
-    const token = await stack.accessToken(reply.body.clientId, reply.body.clientSecret ?? '', [
-      'brands.read',
-    ]);
-    expect((await stack.call('/brands', { token })).status).toBe(200);
+    const issued = await requestAccessToken({
+      authUrl: stack.auth.url,
+      ca: stack.ca,
+      clientId: reply.body.clientId,
+      clientSecret: reply.body.clientSecret ?? '',
+      scopes: ['brands.read'],
+    });
+    expect(issued.status, issued.body).toBe(200);
+    expect(JSON.parse(issued.body)).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
+    // And the token itself says so: it expires 3600 s after it was issued.
+    const claims = JSON.parse(Buffer.from(issued.token?.split('.')[1] ?? '', 'base64url').toString('utf8'));
+    expect(claims.exp - claims.iat).toBe(3600);
+    expect((await stack.call('/brands', { token: issued.token ?? '' })).status).toBe(200);
   });
 
   it('refuses a clientName shorter than 3 characters with INVALID_PARAMETER and the observed message (spec 7.3)', async () => {

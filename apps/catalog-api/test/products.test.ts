@@ -233,15 +233,23 @@ describe('GET /products/{productId} (spec 4.1)', () => {
   });
 });
 
+type ListBody = { products: Record<string, unknown>[]; lastKey: string | null };
+
+/** lastKey is strict, padded base64 (the contract's "Base64 cursor") of the position after the page's last product. */
+async function expectCursorAfterLastProduct(body: ListBody): Promise<void> {
+  const lastKey = body.lastKey ?? '';
+  expect(lastKey).toMatch(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{4}|[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)$/);
+  const cursor = JSON.parse(Buffer.from(lastKey, 'base64').toString('utf8'));
+  const last = await stack.store.products.get(String(body.products.at(-1)?.id));
+  expect(cursor).toEqual({ afterSeq: last?.seq });
+}
+
 describe('GET /products, deprecated (spec 2.2, 4.1, 9)', () => {
   it('returns the reduced fields of active products with a Deprecation header and a base64 lastKey', async () => {
-    const reply = await stack.call<{ products: Record<string, unknown>[]; lastKey: string | null }>(
-      '/products',
-      {
-        token,
-        operation: 'listProducts',
-      },
-    );
+    const reply = await stack.call<ListBody>('/products', {
+      token,
+      operation: 'listProducts',
+    });
     expect(reply.status).toBe(200);
     expect(reply.headers.deprecation).toBeDefined();
     expect(reply.body.products).toHaveLength(20);
@@ -259,7 +267,10 @@ describe('GET /products, deprecated (spec 2.2, 4.1, 9)', () => {
         ].sort(),
       );
     }
-    expect(Buffer.from(reply.body.lastKey ?? '', 'base64').length).toBeGreaterThan(0);
+    await expectCursorAfterLastProduct(reply.body);
+    // A shorter page: a one-digit position, whose encoding needs padding.
+    const short = await stack.call<ListBody>('/products?limit=3', { token, operation: 'listProducts' });
+    await expectCursorAfterLastProduct(short.body);
   });
 
   it('pages with lastKey to a null lastKey, returning only status-active products, archived included', async () => {

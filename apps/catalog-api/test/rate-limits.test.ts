@@ -24,7 +24,7 @@ describe('limits (spec 8)', () => {
     expect((await stack.call('/health')).status).toBe(200);
   });
 
-  it('blocks a source IP after RATE_LIMIT_IP_PER_5MIN requests until the window clears', async () => {
+  it('blocks a source IP after RATE_LIMIT_IP_PER_5MIN requests, with a Retry-After of the rest of its 5 minutes', async () => {
     stack = await startStack({ env: { RATE_LIMIT_RPS: '0', RATE_LIMIT_IP_PER_5MIN: '8' } });
     const statuses: number[] = [];
     for (let i = 0; i < 10; i += 1) statuses.push((await stack.call('/openapi.json')).status);
@@ -33,6 +33,42 @@ describe('limits (spec 8)', () => {
     const blocked = await stack.call('/openapi.json');
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(200);
     expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(300);
+  });
+
+  it('lets a blocked source IP back in once the window clears, not before its Retry-After (RATE_LIMIT_IP_WINDOW_SECONDS)', async () => {
+    const windowSeconds = 2;
+    stack = await startStack({
+      env: {
+        RATE_LIMIT_RPS: '0',
+        RATE_LIMIT_IP_PER_5MIN: '3',
+        RATE_LIMIT_IP_WINDOW_SECONDS: String(windowSeconds),
+      },
+    });
+    const call = () => (stack as Stack).call('/openapi.json');
+    // Until the first refusal: at least the allowance gets through (more only if the window rolled
+    // on a slow machine).
+    let accepted = 0;
+    let sentAt = performance.now();
+    let reply = await call();
+    while (reply.status === 200 && accepted < 100) {
+      accepted += 1;
+      sentAt = performance.now();
+      reply = await call();
+    }
+    expect(reply.status).toBe(429);
+    expect(accepted).toBeGreaterThanOrEqual(3);
+    const retryAfter = Number(reply.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(windowSeconds);
+    // Refused requests count nothing, so polling cannot keep the block up: it lifts by itself, and
+    // not before Retry-After (whole seconds, rounded up) counted from when the refused call was sent.
+    // (Ten windows, not a bound on speed: only so that a block that never lifts fails with its status.)
+    while (reply.status === 429 && performance.now() - sentAt < 10 * windowSeconds * 1000) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      reply = await call();
+    }
+    expect(reply.status).toBe(200);
+    expect(performance.now() - sentAt).toBeGreaterThanOrEqual((retryAfter - 1) * 1000);
   });
 
   it('lets a burst of up to RATE_LIMIT_BURST through above the sustained rate', async () => {
