@@ -1,9 +1,12 @@
 import type { Product } from '@catalog/contracts';
 
-/** Where the CLI writes products: upsert by id, never delete (spec 4.4 steps 6–7). */
+/**
+ * Where the CLI writes products: upsert by id, never delete (spec 4.4 steps 6–7). A sink touches its
+ * file only when the first page arrives (credentials proven) or at finish().
+ */
 export interface ProductSink {
   upsert(products: Product[]): Promise<void>;
-  /** Called after a clean pass, before the checkpoint is committed. */
+  /** Makes the output final and consistent; called after a clean pass, before the checkpoint commits. */
   finish(): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,5 +1,6 @@
 // SQLite file sink: one row per product id, upserted, never deleted. node:sqlite exists on Node 22.5+
-// only, so it is loaded lazily and older Node gets a clear message.
+// only, so it is loaded lazily (at start-up, before any request) and older Node gets a clear message.
+import type { DatabaseSync } from 'node:sqlite';
 import type { ProductSink } from './sink.ts';
 
 export class SqliteUnavailableError extends Error {
@@ -16,35 +17,45 @@ export async function openSqliteSink(path: string): Promise<ProductSink> {
       { cause },
     );
   }
-  const db = new sqlite.DatabaseSync(path);
-  db.exec(`PRAGMA journal_mode = WAL;
+  let db: DatabaseSync | undefined;
+  let closed = false;
+  const ready = (): DatabaseSync => {
+    if (db !== undefined) return db;
+    if (closed) throw new Error(`${path}: the sink is closed`);
+    const opened = new sqlite.DatabaseSync(path);
+    opened.exec(`PRAGMA journal_mode = WAL;
 CREATE TABLE IF NOT EXISTS products (
   id TEXT PRIMARY KEY,
   data TEXT NOT NULL,
   synced_at TEXT NOT NULL
 );`);
-  const upsert = db.prepare(
-    'INSERT INTO products (id, data, synced_at) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data, synced_at = excluded.synced_at',
-  );
-  let open = true;
+    db = opened;
+    return opened;
+  };
   return {
     async upsert(products) {
+      const database = ready();
+      const upsert = database.prepare(
+        'INSERT INTO products (id, data, synced_at) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data, synced_at = excluded.synced_at',
+      );
       const at = new Date().toISOString();
-      db.exec('BEGIN');
+      database.exec('BEGIN');
       try {
         for (const product of products) upsert.run(product.id, JSON.stringify(product), at);
-        db.exec('COMMIT');
+        database.exec('COMMIT');
       } catch (error) {
-        db.exec('ROLLBACK');
+        database.exec('ROLLBACK');
         throw error;
       }
     },
-    async finish() {},
+    async finish() {
+      // Every page was its own committed transaction; fold the WAL into the file before the checkpoint.
+      ready().exec('PRAGMA wal_checkpoint(TRUNCATE);');
+    },
     async close() {
-      if (open) {
-        open = false;
-        db.close();
-      }
+      closed = true;
+      db?.close();
+      db = undefined;
     },
   };
 }
