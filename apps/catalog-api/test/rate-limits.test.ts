@@ -10,15 +10,16 @@ afterEach(async () => {
 describe('limits (spec 8)', () => {
   it('answers 429 "Too many requests" with Retry-After past the shared throttle, and health stays up', async () => {
     stack = await startStack({
-      env: { RATE_LIMIT_RPS: '5', RATE_LIMIT_BURST: '5', RATE_LIMIT_IP_PER_5MIN: '0' },
+      env: { RATE_LIMIT_RPS: '2', RATE_LIMIT_BURST: '2', RATE_LIMIT_IP_PER_5MIN: '0' },
     });
     const started = performance.now();
+    // 40 calls at once against 2 a second: only a machine that spread them over 20 s would refuse none.
     const replies = await Promise.all(Array.from({ length: 40 }, () => stack?.call('/openapi.json')));
     // The throttle counts per one-second window: a slow machine may spread the calls over several.
     const windows = Math.ceil((performance.now() - started) / 1000) + 1;
     const limited = replies.filter((reply) => reply?.status === 429);
     expect(limited.length).toBeGreaterThan(0);
-    expect(replies.filter((reply) => reply?.status === 200).length).toBeLessThanOrEqual(5 * windows);
+    expect(replies.filter((reply) => reply?.status === 200).length).toBeLessThanOrEqual(2 * windows);
     expect(limited[0]?.body).toEqual({ message: 'Too many requests' });
     expect(Number(limited[0]?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect((await stack.call('/health')).status).toBe(200);
