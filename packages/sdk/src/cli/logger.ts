@@ -1,5 +1,6 @@
 // CLI logs: JSON lines when stderr is not a terminal (cron, systemd), short text lines when it is.
-export type Level = 'debug' | 'info' | 'warn' | 'error';
+export const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type Level = (typeof LEVELS)[number];
 
 export interface Logger {
   log(level: Level, message: string, fields?: Record<string, unknown>): void;
@@ -8,12 +9,14 @@ export interface Logger {
 export function createLogger(options: {
   json: boolean;
   stream?: NodeJS.WritableStream;
-  quiet?: boolean;
+  /** The lowest level written (default info). */
+  level?: Level;
 }): Logger {
   const stream = options.stream ?? process.stderr;
+  const lowest = LEVELS.indexOf(options.level ?? 'info');
   return {
     log(level, message, fields = {}) {
-      if (options.quiet && (level === 'debug' || level === 'info')) return;
+      if (LEVELS.indexOf(level) < lowest) return;
       if (options.json) {
         stream.write(
           `${JSON.stringify({ time: new Date().toISOString(), level, msg: message, ...fields })}\n`,
@@ -21,6 +24,7 @@ export function createLogger(options: {
         return;
       }
       const extra = Object.entries(fields)
+        .filter(([, value]) => value !== undefined)
         .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
         .join(' ');
       stream.write(`${level === 'info' ? '' : `${level}: `}${message}${extra ? ` ${extra}` : ''}\n`);
