@@ -19,10 +19,21 @@ const MEASURE_MS = Number(process.env.BENCH_SECONDS ?? '10') * 1000;
 const entry = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const dataDir = await mkdtemp(join(tmpdir(), 'auth-bench-'));
 
-/** The real entry point in its own process, so the load generator does not share its event loop. */
+/**
+ * The real entry point in its own process, so the load generator does not share its event loop.
+ * The token rate limits are off: the benchmark is one client on one address asking for far more
+ * tokens than any integrator should, on purpose.
+ */
 async function startServer() {
   const child = spawn(process.execPath, ['--conditions=source', entry], {
-    env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, AUTH_SERVER_PORT: '0', LOG_LEVEL: 'info' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATA_DIR: dataDir,
+      AUTH_SERVER_PORT: '0',
+      LOG_LEVEL: 'info',
+      TOKEN_RATE_LIMIT_IP_PER_MIN: '0',
+      TOKEN_RATE_LIMIT_CLIENT_PER_MIN: '0',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';

@@ -8,11 +8,17 @@ import {
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { AuthServerConfig } from './config/config.ts';
+import type { ConcurrencyGate } from './limits/concurrency-gate.ts';
+import { signInAdmission } from './limits/sign-in-admission.ts';
+import { tokenRateLimit } from './limits/token-rate-limit.ts';
 import { interactionRoutes } from './login/interaction-routes.ts';
 import { mountProvider } from './oidc/mount-provider.ts';
 import type { ProviderHolder } from './oidc/provider-holder.ts';
+import { INTERACTION_PATH, OIDC_ROUTES } from './oidc/routes.ts';
+import type { SignInStore } from './oidc/sign-in-store.ts';
 import type { AdminAccounts } from './ports/admin-accounts.ts';
 import type { LoginAttempts } from './ports/login-attempts.ts';
+import type { RateLimiter } from './ports/rate-limiters.ts';
 
 export interface AuthServerDeps {
   readonly config: AuthServerConfig;
@@ -20,6 +26,12 @@ export interface AuthServerDeps {
   readonly provider: ProviderHolder;
   readonly accounts: AdminAccounts;
   readonly loginAttempts: LoginAttempts;
+  /** Bounds the scrypt derivations of the login page in flight. */
+  readonly passwordChecks: ConcurrencyGate;
+  /** Where oidc-provider keeps sign-ins in progress; new ones reserve room in it. */
+  readonly signIns: SignInStore;
+  readonly tokenRequestsPerIp: RateLimiter;
+  readonly signInRequestsPerIp: RateLimiter;
   /** Keys the login form's CSRF tokens. */
   readonly csrfKey: Uint8Array;
 }
@@ -27,18 +39,33 @@ export interface AuthServerDeps {
 /** Builds the token server without listening, so tests and main.ts start it the same way. */
 export function createApp(deps: AuthServerDeps): Koa<RequestContextState> {
   const { config, logger } = deps;
-  const app = new Koa<RequestContextState>({ proxy: config.transport.mode === 'behind-proxy' });
+  // Behind the proxy the caller's address is the X-Forwarded-For entry the proxy appended (the last
+  // one): earlier entries are whatever the caller sent, and the per-IP limits key on this address.
+  const app = new Koa<RequestContextState>({
+    proxy: config.transport.mode === 'behind-proxy',
+    maxIpsCount: 1,
+  });
   const healthPath = `${config.basePath}/health`;
   app.use(requestContext(logger));
   app.use(securityHeaders());
   if (config.transport.mode === 'behind-proxy') app.use(requireForwardedHttps(healthPath));
   app.use(healthCheck(healthPath, 'auth-server'));
+  app.use(tokenRateLimit(`${config.basePath}${OIDC_ROUTES.token}`, deps.tokenRequestsPerIp));
+  app.use(
+    signInAdmission({
+      authorizationPath: `${config.basePath}${OIDC_ROUTES.authorization}`,
+      interactionPath: `${config.basePath}${INTERACTION_PATH}`,
+      perIp: deps.signInRequestsPerIp,
+      store: deps.signIns,
+    }),
+  );
   app.use(
     interactionRoutes({
       basePath: config.basePath,
       holder: deps.provider,
       accounts: deps.accounts,
       attempts: deps.loginAttempts,
+      passwordChecks: deps.passwordChecks,
       csrfKey: deps.csrfKey,
     }),
   );

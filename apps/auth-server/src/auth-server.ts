@@ -4,7 +4,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loadClientSecretPepper } from '@catalog/server-runtime';
 import { catalogDatabasePath, openSqliteCatalogStore } from '@catalog/store';
 import type { Logger } from 'pino';
-import { MemoryLoginAttempts } from './adapters/memory-login-attempts.ts';
+import { LoginLockout } from './accounts/login-lockout.ts';
+import { memoryRateLimiters } from './adapters/memory-rate-limiters.ts';
 import { StoreAdminAccounts } from './adapters/store-admin-accounts.ts';
 import { StoreIssuableClients } from './adapters/store-issuable-clients.ts';
 import { createApp } from './app.ts';
@@ -14,9 +15,13 @@ import { providerJwks } from './keys/published-keys.ts';
 import { readSigningKeySet } from './keys/signing-key-file.ts';
 import { type SigningKeySet, signingKeysFile } from './keys/signing-key-set.ts';
 import { watchSigningKeys } from './keys/watch-signing-keys.ts';
+import { ConcurrencyGate } from './limits/concurrency-gate.ts';
 import { adapterFactory } from './oidc/adapter-factory.ts';
+import { type ClientSecretVerifier, pepperedSecretVerifier } from './oidc/client-secret-check.ts';
 import { createProvider } from './oidc/create-provider.ts';
 import { ProviderHolder } from './oidc/provider-holder.ts';
+import { SignInStore } from './oidc/sign-in-store.ts';
+import type { RateLimiterFactory } from './ports/rate-limiters.ts';
 
 export interface AuthServer {
   readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
@@ -27,14 +32,20 @@ export interface AuthServer {
 
 /**
  * Wires the token server: the shared store, the client-secret pepper, the signing keys (created on
- * first start, reloaded when `pnpm admin keys rotate` replaces them) and the Koa app.
+ * first start, reloaded when `pnpm admin keys rotate` replaces them), the rate limits and the Koa
+ * app. Rate limits are counted in this process unless `rateLimiters` says otherwise;
+ * `secretVerifier` lets a test observe the client-secret checks.
  */
 export async function buildAuthServer({
   config,
   logger,
+  rateLimiters = memoryRateLimiters,
+  secretVerifier = pepperedSecretVerifier,
 }: {
   readonly config: AuthServerConfig;
   readonly logger: Logger;
+  readonly rateLimiters?: RateLimiterFactory;
+  readonly secretVerifier?: (pepper: Uint8Array) => ClientSecretVerifier;
 }): Promise<AuthServer> {
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const pepper = await loadClientSecretPepper({
@@ -46,7 +57,14 @@ export async function buildAuthServer({
   const clients = new StoreIssuableClients(store.clients);
   const accounts = new StoreAdminAccounts(store.adminUsers);
   const holder = new ProviderHolder();
-  const adapter = adapterFactory(clients);
+  const { limits } = config;
+  const signIns = new SignInStore({ capacity: limits.signInCapacity });
+  const adapter = adapterFactory({
+    clients,
+    perClient: rateLimiters('token-client', limits.tokenPerClient),
+    signIns,
+  });
+  const verifier = secretVerifier(pepper);
   const cookieKeys = [randomBytes(32).toString('base64url')];
   let issuer: string | undefined;
 
@@ -63,6 +81,7 @@ export async function buildAuthServer({
         accounts,
         adminConsoleRedirectUris: config.adminConsoleRedirectUris,
         pepper,
+        secretVerifier: verifier,
         clients,
         logger,
         proxy: config.transport.mode === 'behind-proxy',
@@ -92,7 +111,17 @@ export async function buildAuthServer({
     logger,
     provider: holder,
     accounts,
-    loginAttempts: new MemoryLoginAttempts(),
+    loginAttempts: new LoginLockout({
+      perEmail: rateLimiters('login-email', limits.loginFailuresPerEmail),
+      perIp: rateLimiters('login-ip', limits.loginFailuresPerIp),
+    }),
+    passwordChecks: new ConcurrencyGate({
+      concurrency: limits.passwordCheckConcurrency,
+      queue: limits.passwordCheckQueue,
+    }),
+    signIns,
+    tokenRequestsPerIp: rateLimiters('token-ip', limits.tokenPerIp),
+    signInRequestsPerIp: rateLimiters('sign-in-ip', limits.signInPerIp),
     csrfKey: randomBytes(32),
   });
   return {

@@ -47,7 +47,9 @@ export async function signInThroughLoginPage(input: {
     if (reply.status === 401)
       throw new SignInError('invalid-credentials', 'sign-in refused: invalid email or password');
     if (reply.status === 429)
-      throw new SignInError('locked', 'sign-in refused: too many failed attempts, try again later');
+      throw new SignInError('locked', 'sign-in refused: too many attempts, try again later');
+    if (reply.status === 503)
+      throw new SignInError('busy', 'sign-in refused: the token server is busy, try again in a moment');
     const found = reply.status === 200 && !submitted ? loginForm(reply.body) : undefined;
     if (found === undefined) {
       throw new SignInError(

@@ -5,11 +5,41 @@ import {
 } from '@catalog/server-runtime';
 import { z } from 'zod';
 
+/** At most `points` events per key in a fixed window of `windowSeconds`; 0 points means no limit. */
+export interface RateLimit {
+  readonly points: number;
+  readonly windowSeconds: number;
+}
+
+/**
+ * What an unauthenticated caller may cost the token server. Defaults sit far above what an
+ * administrator signing in or an integrator fetching a token each hour ever does.
+ */
+export interface AuthLimitsConfig {
+  /** Token requests per source IP (TOKEN_RATE_LIMIT_IP_PER_MIN). */
+  readonly tokenPerIp: RateLimit;
+  /** Token requests naming one client id (TOKEN_RATE_LIMIT_CLIENT_PER_MIN). */
+  readonly tokenPerClient: RateLimit;
+  /** Requests to the authorization endpoint and the login pages per source IP (SIGN_IN_RATE_LIMIT_IP_PER_15MIN). */
+  readonly signInPerIp: RateLimit;
+  /** Sign-ins in progress held at once; a new one past it is refused, none is evicted (SIGN_IN_CAPACITY). */
+  readonly signInCapacity: number;
+  /** Failed logins per source IP before the IP is refused (LOGIN_FAILURES_IP_PER_15MIN). */
+  readonly loginFailuresPerIp: RateLimit;
+  /** Failed logins per email before the email is locked out (LOGIN_FAILURES_EMAIL_PER_15MIN). */
+  readonly loginFailuresPerEmail: RateLimit;
+  /** Password checks (scrypt) running at once (PASSWORD_CHECK_CONCURRENCY). */
+  readonly passwordCheckConcurrency: number;
+  /** Password checks waiting for a slot; past it a login is answered 503 (PASSWORD_CHECK_QUEUE). */
+  readonly passwordCheckQueue: number;
+}
+
 export interface AuthServerConfig extends ServiceSettingsWithData {
   /** CLIENT_SECRET_PEPPER; when absent the pepper file under DATA_DIR is used (created on first start). */
   readonly clientSecretPepper: string | undefined;
   /** Extra redirect URIs of the admin console client (ADMIN_CONSOLE_REDIRECT_URIS), for a browser console. */
   readonly adminConsoleRedirectUris: readonly string[];
+  readonly limits: AuthLimitsConfig;
 }
 
 const redirectUriList = z
@@ -17,9 +47,30 @@ const redirectUriList = z
   .transform((value) => value.split(',').map((uri) => uri.trim()))
   .pipe(z.array(z.url({ protocol: /^https$/, error: 'must be a comma-separated list of https:// URLs' })));
 
+const wholeNumber = (fallback: number, min: number, meaning: string) =>
+  z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(min, `must be ${meaning}`)
+    .max(1_000_000, 'must be at most 1000000')
+    .default(fallback);
+const limitOrOff = (fallback: number) => wholeNumber(fallback, 0, '0 (off) or more');
+const atLeastOne = (fallback: number) => wholeNumber(fallback, 1, 'at least 1');
+
 const authServerOwnEnv = clientSecretPepperEnv.extend({
   ADMIN_CONSOLE_REDIRECT_URIS: redirectUriList.optional(),
+  TOKEN_RATE_LIMIT_IP_PER_MIN: limitOrOff(300),
+  TOKEN_RATE_LIMIT_CLIENT_PER_MIN: limitOrOff(60),
+  SIGN_IN_RATE_LIMIT_IP_PER_15MIN: limitOrOff(120),
+  SIGN_IN_CAPACITY: atLeastOne(10_000),
+  LOGIN_FAILURES_IP_PER_15MIN: atLeastOne(20),
+  LOGIN_FAILURES_EMAIL_PER_15MIN: atLeastOne(5),
+  PASSWORD_CHECK_CONCURRENCY: atLeastOne(2),
+  PASSWORD_CHECK_QUEUE: limitOrOff(32),
 });
+
+const MINUTE = 60;
+const QUARTER_HOUR = 15 * 60;
 
 /** Reads the token server's configuration from the environment once, at start-up. */
 export function loadAuthServerConfig(
@@ -31,9 +82,20 @@ export function loadAuthServerConfig(
     env,
     authServerOwnEnv,
   );
+  const limits: AuthLimitsConfig = {
+    tokenPerIp: { points: extra.TOKEN_RATE_LIMIT_IP_PER_MIN, windowSeconds: MINUTE },
+    tokenPerClient: { points: extra.TOKEN_RATE_LIMIT_CLIENT_PER_MIN, windowSeconds: MINUTE },
+    signInPerIp: { points: extra.SIGN_IN_RATE_LIMIT_IP_PER_15MIN, windowSeconds: QUARTER_HOUR },
+    signInCapacity: extra.SIGN_IN_CAPACITY,
+    loginFailuresPerIp: { points: extra.LOGIN_FAILURES_IP_PER_15MIN, windowSeconds: QUARTER_HOUR },
+    loginFailuresPerEmail: { points: extra.LOGIN_FAILURES_EMAIL_PER_15MIN, windowSeconds: QUARTER_HOUR },
+    passwordCheckConcurrency: extra.PASSWORD_CHECK_CONCURRENCY,
+    passwordCheckQueue: extra.PASSWORD_CHECK_QUEUE,
+  };
   return Object.freeze({
     ...settings,
     clientSecretPepper: extra.CLIENT_SECRET_PEPPER,
     adminConsoleRedirectUris: Object.freeze(extra.ADMIN_CONSOLE_REDIRECT_URIS ?? []),
+    limits: Object.freeze(limits),
   });
 }

@@ -14,9 +14,12 @@ export class AdminUserNotFoundError extends AdminOperationError {
 
 export class WeakPasswordError extends AdminOperationError {}
 
-/** The sign-in flow did not end with a code: wrong credentials, lock-out, or an unexpected answer. */
+/**
+ * The sign-in flow did not end with a code: wrong credentials, lock-out or rate limit, a server too
+ * busy to check the password, or an unexpected answer.
+ */
 export class SignInError extends AdminOperationError {
-  readonly reason: 'invalid-credentials' | 'locked' | 'protocol';
+  readonly reason: 'invalid-credentials' | 'locked' | 'busy' | 'protocol';
   constructor(reason: SignInError['reason'], message: string) {
     super(message);
     this.reason = reason;

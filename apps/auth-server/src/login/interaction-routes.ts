@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { authenticateAdmin } from '../accounts/authenticate-admin.ts';
+import type { ConcurrencyGate } from '../limits/concurrency-gate.ts';
 import type { ProviderHolder } from '../oidc/provider-holder.ts';
 import { INTERACTION_PATH } from '../oidc/routes.ts';
 import type { AdminAccounts } from '../ports/admin-accounts.ts';
@@ -16,11 +17,16 @@ export interface InteractionRoutesInput {
   readonly holder: ProviderHolder;
   readonly accounts: AdminAccounts;
   readonly attempts: LoginAttempts;
+  /** Bounds the scrypt derivations in flight. */
+  readonly passwordChecks: ConcurrencyGate;
   readonly csrfKey: Uint8Array;
 }
 
 const INVALID_CREDENTIALS = 'Invalid email or password.';
-const LOCKED = 'Too many failed sign-in attempts. Wait 15 minutes and try again.';
+const REFUSALS = {
+  locked: { status: 429, message: 'Too many failed sign-in attempts. Wait 15 minutes and try again.' },
+  busy: { status: 503, message: 'The sign-in service is busy. Try again in a moment.' },
+} as const;
 
 function html(ctx: Context, status: number, body: string) {
   ctx.set(PAGE_HEADERS);
@@ -91,19 +97,24 @@ export function interactionRoutes(input: InteractionRoutesInput): Middleware {
     const result = await authenticateAdmin({
       accounts: input.accounts,
       attempts: input.attempts,
+      passwordChecks: input.passwordChecks,
       email,
       password: form.get('password') ?? '',
-      now: new Date(),
+      ip: ctx.ip,
     });
     if (!result.ok) {
-      const locked = result.reason === 'locked';
+      let refusal: { status: number; message: string } = { status: 401, message: INVALID_CREDENTIALS };
+      if (result.reason !== 'invalid-credentials') {
+        refusal = REFUSALS[result.reason];
+        ctx.set('Retry-After', String(result.retryAfterSeconds));
+      }
       const page = loginPage({
         action: loginAction(uid),
         csrf: csrfToken(input.csrfKey, uid),
         email,
-        error: locked ? LOCKED : INVALID_CREDENTIALS,
+        error: refusal.message,
       });
-      return html(ctx, locked ? 429 : 401, page);
+      return html(ctx, refusal.status, page);
     }
     ctx.respond = false;
     await finishSignIn({

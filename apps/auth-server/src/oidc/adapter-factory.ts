@@ -1,17 +1,32 @@
-import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
-import { createMemoryAdapter } from 'oidc-provider/lib/adapters/memory_adapter.js';
+import Provider, { type Adapter, type AdapterFactory, type AdapterPayload } from 'oidc-provider';
+import MemoryAdapter from 'oidc-provider/lib/adapters/memory_adapter.js';
+import { TokenRateLimited } from '../limits/too-many-requests.ts';
 import type { IssuableClients } from '../ports/issuable-clients.ts';
+import type { RateLimiter } from '../ports/rate-limiters.ts';
 import { m2mClientMetadata } from './m2m-client-metadata.ts';
+import type { SignInStore } from './sign-in-store.ts';
 
-/** The Client model, read-only, from the shared store; clients are managed by the catalog API. */
+/**
+ * The Client model, read-only, from the shared store; clients are managed by the catalog API.
+ * Every lookup of an M2M client id (the provider's static admin client never comes here) is first
+ * counted against that id's limit: the only place the token endpoint's client id is known before
+ * any secret is checked.
+ */
 class IssuableClientAdapter implements Adapter {
   readonly #clients: IssuableClients;
+  readonly #perClient: RateLimiter;
 
-  constructor(clients: IssuableClients) {
+  constructor(clients: IssuableClients, perClient: RateLimiter) {
     this.#clients = clients;
+    this.#perClient = perClient;
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
+    const admission = await this.#perClient.consume(id);
+    if (!admission.allowed) {
+      Provider.ctx?.set('Retry-After', String(admission.retryAfterSeconds));
+      throw new TokenRateLimited(admission.retryAfterSeconds);
+    }
     const client = await this.#clients.find(id, new Date());
     return client === undefined ? undefined : m2mClientMetadata(client);
   }
@@ -37,12 +52,16 @@ class IssuableClientAdapter implements Adapter {
 
 /**
  * Models for oidc-provider. Clients come from the store on every lookup. Sessions, interactions,
- * grants and authorization codes live only for a sign-in, so they stay in this process's memory;
- * the storage is created once and outlives provider rebuilds (key rotation), so a sign-in in
- * progress survives a reload. Access tokens are JWTs and are never stored.
+ * grants and authorization codes live only for a sign-in, so they stay in this process's memory,
+ * in a store that never evicts a live entry (./sign-in-store.ts); it is created once and outlives
+ * provider rebuilds (key rotation), so a sign-in in progress survives a reload. Access tokens are
+ * JWTs and are never stored.
  */
-export function adapterFactory(clients: IssuableClients): AdapterFactory {
-  const memory = createMemoryAdapter();
-  const clientAdapter = new IssuableClientAdapter(clients);
-  return (model) => (model === 'Client' ? clientAdapter : memory(model));
+export function adapterFactory(input: {
+  readonly clients: IssuableClients;
+  readonly perClient: RateLimiter;
+  readonly signIns: SignInStore;
+}): AdapterFactory {
+  const clientAdapter = new IssuableClientAdapter(input.clients, input.perClient);
+  return (model) => (model === 'Client' ? clientAdapter : new MemoryAdapter(model, input.signIns));
 }

@@ -1,7 +1,7 @@
-import { verifyClientSecret } from '@catalog/server-runtime';
 import Provider from 'oidc-provider';
 import type { Logger } from 'pino';
 import type { IssuableClients } from '../ports/issuable-clients.ts';
+import { type ClientSecretVerifier, clientSecretCheck } from './client-secret-check.ts';
 import { type ProviderConfigurationInput, providerConfiguration } from './provider-configuration.ts';
 import { recordTokenExchange } from './record-token-exchange.ts';
 import { OIDC_ROUTES } from './routes.ts';
@@ -10,6 +10,7 @@ import { tokenEndpointErrors } from './token-endpoint-errors.ts';
 export interface CreateProviderInput extends ProviderConfigurationInput {
   readonly issuer: string;
   readonly pepper: Uint8Array;
+  readonly secretVerifier: ClientSecretVerifier;
   readonly clients: IssuableClients;
   readonly logger: Logger;
   /** Behind a TLS-terminating proxy the protocol comes from X-Forwarded-Proto. */
@@ -20,15 +21,20 @@ export interface CreateProviderInput extends ProviderConfigurationInput {
 export function createProvider(input: CreateProviderInput): Provider {
   const provider = new Provider(input.issuer, providerConfiguration(input));
   provider.proxy = input.proxy;
+  const secrets = clientSecretCheck({
+    tokenPath: OIDC_ROUTES.token,
+    verifier: input.secretVerifier,
+    pepper: input.pepper,
+  });
   // The stored client_secret is a peppered HMAC: compare the presented secret's HMAC in constant time.
-  const pepper = input.pepper;
   provider.Client.prototype.compareClientSecret = function compareClientSecret(
     this: { clientSecret?: string },
     actual,
   ) {
-    return verifyClientSecret(actual, this.clientSecret ?? '', pepper);
+    return secrets.compare(actual, this.clientSecret ?? '');
   };
   provider.use(tokenEndpointErrors(OIDC_ROUTES.token));
+  provider.use(secrets.equalWork);
   provider.use(recordTokenExchange(OIDC_ROUTES.token, input.clients, input.logger));
   provider.on('server_error', (_ctx, error) =>
     input.logger.error({ err: error }, 'oidc-provider server error'),

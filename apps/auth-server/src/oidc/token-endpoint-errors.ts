@@ -48,7 +48,9 @@ export function tokenEndpointErrors(tokenPath: string): Middleware {
     // A token endpoint answers JSON (RFC 6749 5.2), whatever a caller's Accept asks for.
     if (ctx.path === tokenPath) ctx.request.headers.accept = 'application/json';
     await next();
-    if (ctx.path !== tokenPath || ctx.status < 400 || ctx.status >= 500 || !isTokenError(ctx.body)) return;
+    // 429 (a rate limit, ../limits/too-many-requests.ts) keeps its status: it is not a refusal of the credentials.
+    if (ctx.path !== tokenPath || ctx.status < 400 || ctx.status >= 500 || ctx.status === 429) return;
+    if (!isTokenError(ctx.body)) return;
     const grantType = (ctx as { oidc?: { body?: Record<string, unknown> } }).oidc?.body?.grant_type;
     ctx.body = contractError(ctx.body, grantType);
     ctx.status = 400;

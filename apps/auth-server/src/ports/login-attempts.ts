@@ -1,10 +1,18 @@
+/** One sign-in attempt: the email tried and the caller's address. */
+export interface LoginAttempt {
+  readonly email: string;
+  readonly ip: string;
+}
+
 /**
- * Failed sign-ins, counted per key (the email tried, the caller's address) so that repeated
- * failures lock the key out for a while. Keys are counted whether or not the account exists, so a
- * lock-out reveals nothing about which emails are registered.
+ * Failed sign-ins, counted per email and per source address, so that repeated failures lock either
+ * out for a while. Emails are counted whether or not the account exists, so a lock-out reveals
+ * nothing about which emails are registered.
  */
 export interface LoginAttempts {
-  isLocked(keys: readonly string[], now: Date): boolean;
-  recordFailure(keys: readonly string[], now: Date): void;
-  recordSuccess(keys: readonly string[]): void;
+  /** Seconds until this attempt may be made, or undefined when it may be made now. */
+  lockedFor(attempt: LoginAttempt): Promise<number | undefined>;
+  recordFailure(attempt: LoginAttempt): Promise<void>;
+  /** Clears the email's failures; the address keeps its count (it may have tried other emails). */
+  recordSuccess(attempt: LoginAttempt): Promise<void>;
 }

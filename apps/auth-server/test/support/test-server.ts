@@ -19,6 +19,7 @@ import {
 } from '@catalog/store';
 import { type AuthServer, buildAuthServer } from '../../src/auth-server.ts';
 import { loadAuthServerConfig } from '../../src/config/config.ts';
+import type { ClientSecretVerifier } from '../../src/oidc/client-secret-check.ts';
 
 export interface TestClient {
   readonly clientId: string;
@@ -45,10 +46,16 @@ export const newClientId = () => Array.from({ length: 26 }, () => ALPHANUMERIC[r
 
 /**
  * The real token server, in this process, on a loopback port with real TLS from the local CA in a
- * temporary DATA_DIR and a real SQLite file. Pass `dataDir` to restart on existing data.
+ * temporary DATA_DIR and a real SQLite file. Pass `dataDir` to restart on existing data, `env` for
+ * more configuration (limits set low), `secretVerifier` to observe client-secret checks.
  */
 export async function startTestServer(
-  options: { dataDir?: string; basePath?: string } = {},
+  options: {
+    dataDir?: string;
+    basePath?: string;
+    env?: Record<string, string>;
+    secretVerifier?: (pepper: Uint8Array) => ClientSecretVerifier;
+  } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'auth-server-test-')));
   const config = loadAuthServerConfig({
@@ -56,9 +63,14 @@ export async function startTestServer(
     AUTH_SERVER_PORT: '0',
     LOG_LEVEL: 'silent',
     BASE_PATH: options.basePath,
+    ...options.env,
   });
   const tls = await ensureLocalTls(dataDir);
-  const server: AuthServer = await buildAuthServer({ config, logger: createLogger('auth-server', 'silent') });
+  const server: AuthServer = await buildAuthServer({
+    config,
+    logger: createLogger('auth-server', 'silent'),
+    ...(options.secretVerifier === undefined ? {} : { secretVerifier: options.secretVerifier }),
+  });
   const running: RunningServer = await listen({
     handler: server.handler,
     host: '127.0.0.1',

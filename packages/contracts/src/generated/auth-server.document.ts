@@ -91,7 +91,7 @@ export const authServerDocument = {
             }
           },
           "429": {
-            "$ref": "#/components/responses/TooManyRequests"
+            "$ref": "#/components/responses/TokenRateLimited"
           },
           "500": {
             "description": "Unexpected server error. Retry with backoff, at most three attempts.",
@@ -186,6 +186,24 @@ export const authServerDocument = {
       }
     },
     "responses": {
+      "TokenRateLimited": {
+        "description": "Too many token requests from this source IP (`TOKEN_RATE_LIMIT_IP_PER_MIN`, 300 a minute by default) or\nnaming this client id (`TOKEN_RATE_LIMIT_CLIENT_PER_MIN`, 60 a minute by default), counted whatever the\noutcome. Wait `Retry-After` seconds, then retry with exponential backoff. The body keeps the token\nendpoint's error shape with the code `slow_down` (RFC 8628's \"poll less often\"); refused credentials stay\n400 `invalid_client`.\n",
+        "headers": {
+          "Retry-After": {
+            "$ref": "#/components/headers/Retry-After"
+          },
+          "Cache-Control": {
+            "$ref": "#/components/headers/Cache-Control"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/TokenRateLimitedBody"
+            }
+          }
+        }
+      },
       "TooManyRequests": {
         "description": "Rate limit exceeded. Retry with exponential backoff.",
         "headers": {
@@ -288,6 +306,26 @@ export const authServerDocument = {
           },
           "error_description": {
             "type": "string"
+          }
+        }
+      },
+      "TokenRateLimitedBody": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "error",
+          "error_description"
+        ],
+        "properties": {
+          "error": {
+            "type": "string",
+            "enum": [
+              "slow_down"
+            ]
+          },
+          "error_description": {
+            "type": "string",
+            "description": "Says how long to wait, as `Retry-After` does."
           }
         }
       },

@@ -103,6 +103,12 @@ export interface components {
             error: components["schemas"]["TokenErrorCode"];
             error_description: string;
         };
+        TokenRateLimitedBody: {
+            /** @enum {string} */
+            error: "slow_down";
+            /** @description Says how long to wait, as `Retry-After` does. */
+            error_description: string;
+        };
         ServerErrorBody: {
             /** @enum {string} */
             error: "server_error";
@@ -140,6 +146,23 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description Too many token requests from this source IP (`TOKEN_RATE_LIMIT_IP_PER_MIN`, 300 a minute by default) or
+         *     naming this client id (`TOKEN_RATE_LIMIT_CLIENT_PER_MIN`, 60 a minute by default), counted whatever the
+         *     outcome. Wait `Retry-After` seconds, then retry with exponential backoff. The body keeps the token
+         *     endpoint's error shape with the code `slow_down` (RFC 8628's "poll less often"); refused credentials stay
+         *     400 `invalid_client`.
+         */
+        TokenRateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TokenRateLimitedBody"];
+            };
+        };
         /** @description Rate limit exceeded. Retry with exponential backoff. */
         TooManyRequests: {
             headers: {
@@ -201,7 +224,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenErrorBody"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["TokenRateLimited"];
             /** @description Unexpected server error. Retry with backoff, at most three attempts. */
             500: {
                 headers: {

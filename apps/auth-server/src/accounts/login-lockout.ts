@@ -1,0 +1,39 @@
+import type { LoginAttempt, LoginAttempts } from '../ports/login-attempts.ts';
+import type { RateLimiter } from '../ports/rate-limiters.ts';
+
+export const emailKey = (email: string) => email.trim().toLowerCase();
+
+/**
+ * Lock-out by failure counts: an email after LOGIN_FAILURES_EMAIL_PER_15MIN failures, an address
+ * after LOGIN_FAILURES_IP_PER_15MIN, each for the rest of its window. The per-address count is what
+ * bounds how many emails one caller can make the server remember; a locked email is never
+ * forgotten before its window ends, whatever happens to others.
+ */
+export class LoginLockout implements LoginAttempts {
+  readonly #perEmail: RateLimiter;
+  readonly #perIp: RateLimiter;
+
+  constructor(limiters: { readonly perEmail: RateLimiter; readonly perIp: RateLimiter }) {
+    this.#perEmail = limiters.perEmail;
+    this.#perIp = limiters.perIp;
+  }
+
+  async lockedFor(attempt: LoginAttempt): Promise<number | undefined> {
+    const [byIp, byEmail] = await Promise.all([
+      this.#perIp.check(attempt.ip),
+      this.#perEmail.check(emailKey(attempt.email)),
+    ]);
+    const waits = [byIp, byEmail].flatMap((admission) =>
+      admission.allowed ? [] : [admission.retryAfterSeconds],
+    );
+    return waits.length === 0 ? undefined : Math.max(...waits);
+  }
+
+  async recordFailure(attempt: LoginAttempt): Promise<void> {
+    await Promise.all([this.#perIp.record(attempt.ip), this.#perEmail.record(emailKey(attempt.email))]);
+  }
+
+  async recordSuccess(attempt: LoginAttempt): Promise<void> {
+    await this.#perEmail.reset(emailKey(attempt.email));
+  }
+}
