@@ -21,7 +21,7 @@ export function createProgress(stream: NodeJS.WritableStream, options: { resumed
           clearOnComplete: true,
           format: exact
             ? '{bar} {percentage}% {value}/{total} products'
-            : `{value} products, {pages} pages${options.resumed ? ' since the saved cursor' : ''}`,
+            : `{value} products, page {pages}${options.resumed ? ' since the saved cursor' : ''}`,
         });
         bar.start(exact ? Math.max(total ?? 0, products) : 0, products, { pages });
       }
