@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Options } from 'tsup';
 
 /** The runtime names src/contract-values.ts takes from the contract. */
-const CONTRACT_VALUES = ['SEARCH_SIZE_MAX', 'SYNC_OVERLAP_SECONDS'] as const;
+const CONTRACT_VALUES = ['REPORTED_TOTAL_CAP', 'SEARCH_SIZE_MAX', 'SYNC_OVERLAP_SECONDS'] as const;
 
 function readContractValues(): Record<string, unknown> {
   const script = `import * as c from '@catalog/contracts'; process.stdout.write(JSON.stringify(Object.fromEntries(${JSON.stringify(CONTRACT_VALUES)}.map((n) => [n, c[n]]))));`;
@@ -44,6 +44,8 @@ const inlineContract: NonNullable<Options['esbuildPlugins']>[number] = {
 const shared: Options = {
   target: 'node20.18',
   platform: 'node',
+  // tsup strips `node:` by default; node:sqlite (and any later node:-only module) exists only with it.
+  removeNodeProtocol: false,
   tsconfig: 'tsconfig.build.json',
   sourcemap: true,
   esbuildPlugins: [inlineContract],

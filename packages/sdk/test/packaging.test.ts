@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Credentials, type Stack, startStack } from './support/stack.ts';
 
 const run = promisify(execFile);
+const machineNode = process.env.CATALOG_MACHINE_NODE || undefined;
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 let stack: Stack;
 let credentials: Credentials;
@@ -55,6 +56,37 @@ const { readFileSync } = require('node:fs');
 })();
 `;
 
+/** The installed bin, run by `node`, into `out` in the scratch project; resolves with its exit code. */
+async function catalogSync(node: string, out: string) {
+  const bin = join(scratch, 'node_modules/@catalog/sdk/dist/cli/bin.js');
+  const args = [
+    bin,
+    '--base-url',
+    stack.baseUrl,
+    '--auth-url',
+    stack.authUrl,
+    '--client-id',
+    credentials.clientId,
+  ];
+  args.push('--ca', 'ca.pem', '--out', out, '--checkpoint', `${out}.state.json`);
+  return run(node, args, {
+    cwd: scratch,
+    env: { PATH: process.env.PATH ?? '', CATALOG_CLIENT_SECRET: credentials.clientSecret },
+  }).then(
+    ({ stderr }) => ({ code: 0, stderr }),
+    (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
+  );
+}
+
+async function ndjsonIds(path: string): Promise<string[]> {
+  const text = await readFile(path, 'utf8');
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => (JSON.parse(line) as { id: string }).id)
+    .sort();
+}
+
 describe('packaging', () => {
   it('the packed package.json names no workspace or catalog protocol among its dependencies', async () => {
     const installed = JSON.parse(
@@ -89,10 +121,10 @@ describe('packaging', () => {
     expect(result.isError).toBe(true);
   });
 
-  it.runIf(process.env.CATALOG_MACHINE_NODE)(
-    "the installed tarball works on the machine's Node (20 on CI), ESM and CJS",
+  it.skipIf(machineNode === undefined)(
+    `the installed tarball works on the machine's Node (20 on CI), ESM and CJS; its bin syncs to NDJSON and refuses SQLite with exit 78${machineNode === undefined ? ' — skipped: CATALOG_MACHINE_NODE (the path of a Node 20, set by bootstrap.mjs) is unset' : ''}`,
     async () => {
-      const node = process.env.CATALOG_MACHINE_NODE ?? '';
+      const node = machineNode ?? '';
       for (const file of ['index.cjs', 'index.mjs']) {
         const { stdout } = await run(node, [file], {
           cwd: scratch,
@@ -108,6 +140,33 @@ describe('packaging', () => {
       }
       const bin = join(scratch, 'node_modules/@catalog/sdk/dist/cli/bin.js');
       expect((await run(node, [bin, '--help'], { cwd: scratch })).stdout).toContain('--checkpoint');
+      const ndjson = await catalogSync(node, 'node20.ndjson');
+      expect(ndjson.code, ndjson.stderr).toBe(0);
+      expect(await ndjsonIds(join(scratch, 'node20.ndjson'))).toEqual(await stack.liveProductIds());
+      const [major] = (await run(node, ['-p', 'process.versions.node'])).stdout.split('.');
+      if (Number(major) < 22) {
+        const sqlite = await catalogSync(node, 'node20.sqlite');
+        expect(sqlite.code).toBe(78);
+        expect(sqlite.stderr).toContain('needs Node.js 22.5 or later');
+      }
+    },
+  );
+
+  it.each(['products.ndjson', 'products.sqlite'])(
+    'the installed bin syncs the whole catalogue into %s on the workspace Node',
+    async (out) => {
+      const result = await catalogSync(process.execPath, out);
+      expect(result.code, result.stderr).toBe(0);
+      const path = join(scratch, out);
+      if (out.endsWith('.ndjson')) {
+        expect(await ndjsonIds(path)).toEqual(await stack.liveProductIds());
+        return;
+      }
+      const { DatabaseSync } = await import('node:sqlite');
+      const db = new DatabaseSync(path, { readOnly: true });
+      const rows = db.prepare('SELECT id FROM products ORDER BY id').all() as { id: string }[];
+      db.close();
+      expect(rows.map((row) => row.id)).toEqual(await stack.liveProductIds());
     },
   );
 
