@@ -26,11 +26,11 @@ interface FileResult {
   readonly name: string;
   readonly status: string;
   readonly message?: string;
+  readonly endTime?: number;
   readonly assertionResults: readonly AssertionResult[];
 }
 interface VitestReport {
   readonly startTime?: number;
-  readonly endTime?: number;
   readonly testResults: readonly FileResult[];
 }
 
@@ -170,6 +170,8 @@ for (const [section, title] of SECTIONS) {
   );
 }
 
+const reportPath = () => relative(repoRoot, outputPath).split('\\').join('/');
+
 /** The commit the suite ran against, and whether the tree had changes on top of it. */
 function commitOf(): string {
   try {
@@ -180,9 +182,16 @@ function commitOf(): string {
         stdio: ['ignore', 'pipe', 'ignore'],
       }).trim();
     const head = git('rev-parse', '--short=12', 'HEAD');
-    return git('status', '--porcelain', '--untracked-files=no') === ''
-      ? head
-      : `${head} with uncommitted changes`;
+    // The report itself is rewritten by every run: it does not make the tree it describes dirty.
+    const changes = git(
+      'status',
+      '--porcelain',
+      '--untracked-files=no',
+      '--',
+      '.',
+      `:(exclude)${reportPath()}`,
+    );
+    return changes === '' ? head : `${head} with uncommitted changes`;
   } catch {
     return 'unknown (not a git checkout)';
   }
@@ -191,8 +200,7 @@ function commitOf(): string {
 /** The committed copy of the report (the file as it stands when git is not there). */
 function committedReport(): string | undefined {
   try {
-    const path = relative(repoRoot, outputPath).split('\\').join('/');
-    return execFileSync('git', ['show', `HEAD:${path}`], {
+    return execFileSync('git', ['show', `HEAD:${reportPath()}`], {
       cwd: repoRoot,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
@@ -209,10 +217,11 @@ const belowHeader = (text: string) => {
 };
 
 const runDate = new Date(report?.startTime ?? Date.now()).toISOString();
+const runEnd = Math.max(0, ...(report?.testResults ?? []).map((file) => file.endTime ?? 0));
 const runSeconds =
-  report?.startTime === undefined || report.endTime === undefined
-    ? 'unknown'
-    : `${Math.round((report.endTime - report.startTime) / 1000)} s`;
+  report?.startTime === undefined || runEnd === 0
+    ? 'duration unknown'
+    : `${Math.round((runEnd - report.startTime) / 1000)} s`;
 const summary =
   `**${RULES.length} rules**: ${counts.pass} ✅ pass, ${counts.fail} ❌ fail, ${counts.skipped} ⏭ skipped, ` +
   `${counts['not checkable']} not checkable, ${counts.untested} without a test. ` +
