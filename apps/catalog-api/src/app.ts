@@ -53,7 +53,7 @@ export function createApp(deps: CatalogApiDeps): Koa<AppState> {
     now: deps.now ?? (() => new Date()),
     guards: {
       authenticate: authenticate(deps.verifier),
-      checkClientStatus: checkClientStatus(store.clients, deps.usage),
+      checkClientStatus: checkClientStatus(store, deps.usage),
     },
   };
   // Fixed paths first: /brands/overview must not be taken for GET /brands/{id}.
