@@ -3,9 +3,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { migrate } from '../../src/adapters/sqlite/migrate.ts';
 import { MIGRATIONS } from '../../src/adapters/sqlite/migrations/index.ts';
 import { openDatabase } from '../../src/adapters/sqlite/open-database.ts';
-import { catalogDatabasePath, openSqliteCatalogStore } from '../../src/index.ts';
+import { catalogDatabasePath, openSqliteCatalogStore, type ProductInput } from '../../src/index.ts';
 import { aProduct } from '../support/products.ts';
-import { type SqliteStoreHandle, sqliteStore, tempDataDir } from '../support/sqlite-factory.ts';
+import {
+  type SqliteStoreHandle,
+  sqliteStore,
+  TEST_SEARCH_TIMEOUT_MS,
+  tempDataDir,
+} from '../support/sqlite-factory.ts';
 
 // The product full-text index decides the archived state itself, so that text counts and relevance
 // pages need not read the products rows: migration 3 indexed it as a token, migration 4 indexes a
@@ -21,9 +26,9 @@ describe('archived state in the product full-text index', () => {
   it('counts text matches without archived ones, with them on includeArchived, and follows archive/restore', async () => {
     handle = await sqliteStore();
     const { store } = handle;
+    const inputs = Array.from({ length: 5 }, (_, i) => aProduct({ name: `Gasket ${i}` }));
     const ids: string[] = [];
-    for (let i = 0; i < 5; i += 1)
-      ids.push((await store.products.create(aProduct({ name: `Gasket ${i}` }))).id);
+    for (const input of inputs) ids.push((await store.products.create(input)).id);
     const [first, second] = ids as [string, string];
     await store.products.archive(first);
     await store.products.archive(second);
@@ -35,8 +40,7 @@ describe('archived state in the product full-text index', () => {
     expect(await store.productSearch.search({ q: 'gasket', size: 1, includeArchived: true })).toMatchObject({
       total: 5,
     });
-    const restored = await store.products.get(first);
-    await store.products.replace(first, { ...(restored as object), archived: false } as never);
+    await store.products.replace(first, { ...inputs[0], archived: false } as ProductInput);
     expect(await store.productSearch.search({ q: 'gasket', size: 1 })).toMatchObject({ total: 4 });
   });
 
@@ -94,7 +98,11 @@ describe('archived state in the product full-text index', () => {
     );
     for (let i = 0; i < 4; i += 1) insert.run(`id-${i}`, `C-${i}`, `c-${i}`, `Flange ${i}`, i < 3 ? 0 : 1);
     raw.close();
-    const store = openSqliteCatalogStore({ databasePath: path, searchWorkers: 1 });
+    const store = openSqliteCatalogStore({
+      databasePath: path,
+      searchWorkers: 1,
+      searchTimeoutMs: TEST_SEARCH_TIMEOUT_MS,
+    });
     handle = { store, databasePath: path, dir, dispose: async () => store.close() };
     expect(await store.productSearch.search({ q: 'flange', size: 1 })).toMatchObject({ total: 3 });
     expect(await store.productSearch.search({ q: 'flange', size: 1, includeArchived: true })).toMatchObject({

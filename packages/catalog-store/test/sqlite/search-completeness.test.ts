@@ -8,7 +8,7 @@ import {
   SearchTimeoutError,
 } from '../../src/index.ts';
 import { aProduct } from '../support/products.ts';
-import { type SqliteStoreHandle, sqliteStore } from '../support/sqlite-factory.ts';
+import { type SqliteStoreHandle, sqliteStore, TEST_SEARCH_TIMEOUT_MS } from '../support/sqlite-factory.ts';
 
 async function withProducts(count: number, options = {}): Promise<SqliteStoreHandle> {
   const handle = await sqliteStore(options);
@@ -58,11 +58,15 @@ describe('search completeness', () => {
   });
 
   it('after a timeout the same store answers from a fresh worker: the query queued behind it and the next one', async () => {
-    handle = await withProducts(200, { searchTimeoutMs: 10_000, searchWorkers: 1 });
+    handle = await withProducts(200, { searchTimeoutMs: TEST_SEARCH_TIMEOUT_MS, searchWorkers: 1 });
     const search = handle.store.productSearch;
     const part7 = { q: 'widget part 7', size: 5 };
     // The answer of a store whose worker never timed out.
-    const control = openSqliteCatalogStore({ databasePath: handle.databasePath, searchWorkers: 1 });
+    const control = openSqliteCatalogStore({
+      databasePath: handle.databasePath,
+      searchWorkers: 1,
+      searchTimeoutMs: TEST_SEARCH_TIMEOUT_MS,
+    });
     const expected = await control.productSearch.search(part7).finally(() => control.close());
     expect(expected.products[0]?.name).toBe('widget part 7');
     // The budget is timed by the clock the test moves, so the first query overruns it however fast
@@ -70,10 +74,10 @@ describe('search completeness', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       const overrun = search.search(EVERY_ROW);
-      vi.advanceTimersByTime(5_000);
+      vi.advanceTimersByTime(TEST_SEARCH_TIMEOUT_MS / 2);
       // One worker: this one waits in the port of the worker running the first.
       const queued = search.search(part7);
-      vi.advanceTimersByTime(5_000);
+      vi.advanceTimersByTime(TEST_SEARCH_TIMEOUT_MS / 2);
       await expect(overrun).rejects.toBeInstanceOf(SearchTimeoutError);
       // SQLite cannot be interrupted: the pool abandons that worker and requeues what waited behind it.
       expect(hits(await queued)).toEqual(hits(expected));

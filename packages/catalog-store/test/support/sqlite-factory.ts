@@ -13,6 +13,13 @@ export interface SqliteStoreHandle extends StoreHandle {
   dir: string;
 }
 
+/**
+ * The search budget of a test's store. The production default (5 s) covers a worker thread's start
+ * and a query on a server; a loaded test machine can spend longer than that on the start alone, and
+ * a time-out is never what a test of results means to check. Time-out tests set their own budget.
+ */
+export const TEST_SEARCH_TIMEOUT_MS = 120_000;
+
 export function tempDataDir(): string {
   return mkdtempSync(join(tmpdir(), 'catalog-store-'));
 }
@@ -22,7 +29,12 @@ export async function sqliteStore(
 ): Promise<SqliteStoreHandle> {
   const dir = tempDataDir();
   const databasePath = catalogDatabasePath(dir);
-  const store = openSqliteCatalogStore({ searchWorkers: 2, ...options, databasePath });
+  const store = openSqliteCatalogStore({
+    searchWorkers: 2,
+    searchTimeoutMs: TEST_SEARCH_TIMEOUT_MS,
+    ...options,
+    databasePath,
+  });
   const handle: SqliteStoreHandle = {
     store,
     databasePath,
