@@ -211,14 +211,12 @@ describe('catalog-sync', () => {
       '--page-size',
       '50',
       '--requests-per-second',
-      '4',
+      '1', // ten pages over ten seconds: certainly still running when the first cursor is saved
     ];
     const child = start(slow);
-    for (let waited = 0; waited < 10_000; waited += 50) {
-      const state = await readFile(checkpoint, 'utf8').catch(() => '');
-      if (state.includes('"syncToken"')) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await until('a saved cursor', async () =>
+      (await readFile(checkpoint, 'utf8').catch(() => '')).includes('"syncToken"'),
+    );
     child.kill('SIGKILL');
     await once(child, 'exit');
     const saved = JSON.parse(await readFile(checkpoint, 'utf8'));
@@ -241,7 +239,7 @@ describe('catalog-sync', () => {
       '--page-size',
       '50',
       '--requests-per-second',
-      '4',
+      '1', // ten pages over ten seconds: certainly still running when the first page is written
     ]);
     await until(
       'the first page in the output',

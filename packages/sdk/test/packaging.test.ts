@@ -170,10 +170,15 @@ describe('packaging', () => {
     },
   );
 
-  it('the catalog-sync bin is installed and prints its usage', async () => {
+  it('the catalog-sync bin is installed and prints its usage and its version', async () => {
     const { stdout } = await run(join(scratch, 'node_modules/.bin/catalog-sync'), ['--help'], {
       cwd: scratch,
     });
     expect(stdout).toContain('--checkpoint');
+    const { version } = JSON.parse(await readFile(join(packageDir, 'package.json'), 'utf8'));
+    const printed = await run(join(scratch, 'node_modules/.bin/catalog-sync'), ['--version'], {
+      cwd: scratch,
+    });
+    expect(printed.stdout).toBe(`${version}\n`);
   });
 });
