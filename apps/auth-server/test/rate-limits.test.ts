@@ -166,6 +166,21 @@ describe('token endpoint rate limits (429 + Retry-After, body in the token error
     });
     expect(unaffected.status).toBe(200);
   });
+  it('behind a proxy, keys the per-IP limit on the address the proxy appended, not on what the caller wrote before it', async () => {
+    const running = await start({
+      TRUST_PROXY: 'true',
+      TOKEN_RATE_LIMIT_IP_PER_MIN: '2',
+      TOKEN_RATE_LIMIT_CLIENT_PER_MIN: '0',
+    });
+    const form = { grant_type: 'client_credentials', client_id: 'unknown', client_secret: 'x', scope: SCOPE };
+    const through = (forwardedFor: string) =>
+      postToken(running, form, { 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': forwardedFor });
+    for (const spoofed of ['192.0.2.1', '192.0.2.2']) {
+      expect((await through(`${spoofed}, 203.0.113.7`)).status).toBe(400);
+    }
+    expectTokenRateLimited(await through('192.0.2.3, 203.0.113.7'));
+    expect((await through('192.0.2.3, 203.0.113.8')).status).toBe(400);
+  });
 });
 
 describe('login page limits', () => {
