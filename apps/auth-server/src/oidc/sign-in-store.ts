@@ -53,11 +53,6 @@ export class SignInStore {
     if (this.#entries.delete(key) && key.startsWith(INTERACTION_KEY)) this.#interactions -= 1;
   }
 
-  /** Interactions held (expired ones count until swept). */
-  get liveSignIns(): number {
-    return this.#interactions;
-  }
-
   /**
    * Room for one new sign-in, held until `release` is called (when the request that creates it has
    * been answered, by which time its interaction is stored); undefined when the store is full.
