@@ -10,12 +10,15 @@ const ADMIN_CLI = fileURLToPath(new URL('../../../apps/operator-cli/src/admin-cl
 
 describe('pnpm admin, as an operator runs it (scripts/operator.mjs)', () => {
   let dataDir: string;
+  let operatorEnv: NodeJS.ProcessEnv;
   beforeAll(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'operator-command-'));
+    // biome-ignore lint/style/noProcessEnv: the children run as an operator's shell would, with its whole environment.
+    operatorEnv = { ...process.env, DATA_DIR: dataDir };
     const added = spawnSync(
       process.execPath,
       ['--conditions=source', ADMIN_CLI, 'users', 'add', '--email', 'ops@example.com', '--group', 'admin'],
-      { encoding: 'utf8', input: 'a long operator password\n', env: { ...process.env, DATA_DIR: dataDir } },
+      { encoding: 'utf8', input: 'a long operator password\n', env: operatorEnv },
     );
     expect(added.status).toBe(0);
   });
@@ -28,7 +31,7 @@ describe('pnpm admin, as an operator runs it (scripts/operator.mjs)', () => {
     const result = spawnSync('pnpm', ['--silent', 'admin', 'users', 'list'], {
       cwd: ROOT,
       encoding: 'utf8',
-      env: { ...process.env, DATA_DIR: dataDir },
+      env: operatorEnv,
     });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
