@@ -1,9 +1,11 @@
 // The brand routes an M2M token may call (spec 4.1).
 import type { Brand, BrandSearchResponse, CatalogApi } from '@catalog/contracts';
 import { type Authorizer, type CallOptions, send, type TransportSettings } from '../http/transport.ts';
-import { buildUrl } from './query.ts';
+import { buildUrl, type NaturalQuery } from './query.ts';
 
-export type ListBrandsQuery = NonNullable<CatalogApi.operations['listBrands']['parameters']['query']>;
+export type ListBrandsQuery = NaturalQuery<
+  NonNullable<CatalogApi.operations['listBrands']['parameters']['query']>
+>;
 export type SearchBrandsQuery = NonNullable<CatalogApi.operations['searchBrands']['parameters']['query']>;
 
 export interface BrandsResource {

@@ -2,9 +2,13 @@
 import type { CatalogApi, Product, ProductListResponse, ProductSearchResponse } from '@catalog/contracts';
 import { ServerError } from '../errors.ts';
 import { type Authorizer, type CallOptions, send, type TransportSettings } from '../http/transport.ts';
-import { buildUrl } from './query.ts';
+import { buildUrl, type NaturalQuery } from './query.ts';
 
-export type SearchProductsQuery = NonNullable<CatalogApi.operations['searchProducts']['parameters']['query']>;
+/** GET /products/search's query: booleans for "true"/"false", `fields` as a list or the contract's string. */
+export type SearchProductsQuery = NaturalQuery<
+  NonNullable<CatalogApi.operations['searchProducts']['parameters']['query']>,
+  'fields'
+>;
 export type ListProductsQuery = NonNullable<CatalogApi.operations['listProducts']['parameters']['query']>;
 
 export interface ProductsResource {
