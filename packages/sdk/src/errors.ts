@@ -73,10 +73,18 @@ export class TimeoutError extends CatalogError {
   override readonly name: string = 'TimeoutError';
   override readonly retryable = true;
 }
-/** No usable response: connection reset or refused, TLS failure, malformed body. */
+/** No usable response: connection reset or refused, TLS handshake cut, malformed body. */
 export class NetworkError extends CatalogError {
   override readonly name: string = 'NetworkError';
   override readonly retryable = true;
+}
+/**
+ * The server's TLS certificate does not verify (unknown CA, wrong host name, expired…): a configuration
+ * problem that no retry can cure, so never retried. `code` is the TLS error code, e.g.
+ * UNABLE_TO_VERIFY_LEAF_SIGNATURE; pass the CA that signed the certificate as `ca`.
+ */
+export class TlsCertificateError extends CatalogError {
+  override readonly name: string = 'TlsCertificateError';
 }
 /** The caller's AbortSignal fired. */
 export class AbortError extends CatalogError {

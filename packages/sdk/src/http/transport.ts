@@ -1,8 +1,16 @@
 // One HTTP call with the retry policy of spec 7.4: bounded attempts, full-jitter backoff honouring
 // Retry-After, per-attempt and total timeouts, cancellation of attempts and sleeps, one token replay on 401.
 import { type Dispatcher, request } from 'undici';
-import { AbortError, CatalogError, errorFromResponse, NetworkError, TimeoutError } from '../errors.ts';
+import {
+  AbortError,
+  CatalogError,
+  errorFromResponse,
+  NetworkError,
+  TimeoutError,
+  TlsCertificateError,
+} from '../errors.ts';
 import { fullJitterDelay, parseRetryAfter, sleep } from './backoff.ts';
+import { certificateFailureCode } from './certificate-failure.ts';
 import { type ClientHooks, callHook } from './hooks.ts';
 import type { RequestPacer } from './pacer.ts';
 
@@ -190,6 +198,14 @@ async function sendOnce<T>(
   } catch (cause) {
     if (outer.aborted) throw cause;
     if (attemptSignal.aborted) throw new TimeoutError({ message: `No answer within ${attemptMs} ms`, cause });
+    const certificateCode = certificateFailureCode(cause);
+    if (certificateCode !== undefined) {
+      throw new TlsCertificateError({
+        message: `The TLS certificate of ${call.url.host} does not verify (${certificateCode}): pass the CA that signed it as \`ca\`, and check the host name`,
+        code: certificateCode,
+        cause,
+      });
+    }
     const detail =
       cause instanceof Error
         ? `${cause.message}${'code' in cause ? ` (${String(cause.code)})` : ''}`
