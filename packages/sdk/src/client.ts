@@ -3,6 +3,7 @@ import type { GrantableScope, TokenScope } from '@catalog/contracts';
 import { ConfigurationError } from './errors.ts';
 import { httpsUrl, rejectUnknownKeys, type TransportOptions, transportSettings } from './http/settings.ts';
 import { createMemoryTokenStore, createTokenProvider, type TokenStore } from './http/tokens.ts';
+import type { RetryPolicy } from './http/transport.ts';
 import { type BrandsResource, brandsResource } from './resources/brands.ts';
 import { type ProductsResource, productsResource } from './resources/products.ts';
 
@@ -13,7 +14,11 @@ export interface CatalogClientOptions extends TransportOptions {
   readonly authUrl: string | URL;
   readonly clientId: string;
   readonly clientSecret: string;
-  /** Scopes to request, with or without the `crm-api/` prefix (default products.read and brands.read). */
+  /**
+   * Scopes to request, with or without the `crm-api/` prefix: one token carrying them serves every call.
+   * Default: each resource asks, on its first call, for a token with only the scope it needs
+   * (products.read for `products`, brands.read for `brands`), so a client granted one scope works.
+   */
   readonly scopes?: readonly (GrantableScope | TokenScope)[];
   /** Where tokens are cached; share one between clients (default: in memory, per client). */
   readonly tokenStore?: TokenStore;
@@ -22,7 +27,9 @@ export interface CatalogClientOptions extends TransportOptions {
 export interface CatalogClient {
   readonly products: ProductsResource;
   readonly brands: BrandsResource;
-  /** A valid access token (cached, refreshed shortly before expiry). */
+  /** The retry policy in force (DEFAULT_RETRY with the `retry` option over it); `sync` follows it too. */
+  readonly retry: RetryPolicy;
+  /** A valid access token for the products routes (cached, refreshed shortly before expiry). */
   accessToken(signal?: AbortSignal): Promise<string>;
   /** Closes the connections the client opened (not a dispatcher it was given). */
   close(): Promise<void>;
@@ -41,18 +48,26 @@ export function createCatalogClient(options: CatalogClientOptions): CatalogClien
     throw new ConfigurationError({ message: 'clientSecret has leading or trailing whitespace' });
   }
   const { settings, owned } = transportSettings(options);
-  const tokens = createTokenProvider({
-    authUrl,
-    clientId: options.clientId,
-    clientSecret: options.clientSecret,
-    scopes: options.scopes ?? ['products.read', 'brands.read'],
-    store: options.tokenStore ?? createMemoryTokenStore(),
-    transport: settings,
-  });
+  const store = options.tokenStore ?? createMemoryTokenStore();
+  const tokensFor = (scopes: readonly (GrantableScope | TokenScope)[]) =>
+    createTokenProvider({
+      authUrl,
+      clientId: options.clientId,
+      clientSecret: options.clientSecret,
+      scopes,
+      store,
+      transport: settings,
+    });
+  // The token server requires `scope` and refuses any scope not granted (spec 4.3): asking each
+  // resource's own scope keeps a least-privilege client working. Tokens are fetched on first use.
+  const shared = options.scopes === undefined ? undefined : tokensFor(options.scopes);
+  const productTokens = shared ?? tokensFor(['products.read']);
+  const brandTokens = shared ?? tokensFor(['brands.read']);
   return {
-    products: productsResource(settings, base, tokens),
-    brands: brandsResource(settings, base, tokens),
-    accessToken: (signal) => tokens.token(signal),
+    products: productsResource(settings, base, productTokens),
+    brands: brandsResource(settings, base, brandTokens),
+    retry: settings.retry,
+    accessToken: (signal) => productTokens.token(signal),
     close: async () => {
       await owned?.close();
     },

@@ -36,4 +36,11 @@ export type { BrandsResource, ListBrandsQuery, SearchBrandsQuery } from './resou
 export type { ListProductsQuery, ProductsResource, SearchProductsQuery } from './resources/products.ts';
 export type { CheckpointStore, SyncProgress, SyncState } from './sync/checkpoint-store.ts';
 export { createFileCheckpointStore } from './sync/file-checkpoint-store.ts';
-export { EPOCH, SyncAbortedError, type SyncOptions, type SyncReport, sync } from './sync/sync.ts';
+export {
+  EPOCH,
+  MAX_PAGE_ATTEMPTS,
+  SyncAbortedError,
+  type SyncOptions,
+  type SyncReport,
+  sync,
+} from './sync/sync.ts';

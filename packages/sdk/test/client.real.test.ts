@@ -1,4 +1,5 @@
 // The client against both real servers over TLS (spec 4.1, 4.3, 5, 7.4).
+import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
@@ -9,6 +10,7 @@ import {
   ForbiddenError,
   InvalidSyncTokenError,
   NotFoundError,
+  TlsCertificateError,
 } from '../src/index.ts';
 import { clientFor, FAST_RETRY } from './support/sdk.ts';
 import { type Stack, startStack } from './support/stack.ts';
@@ -83,6 +85,70 @@ describe('typed methods for every M2M route (spec 4.1)', () => {
   });
 });
 
+describe('natural queries (booleans, field lists) and the response shape', () => {
+  it('includeArchived: true and fields as an array are serialised as the contract asks', async () => {
+    const client = await clientFor(stack);
+    const [victim] = (await client.products.search({ size: 1, sort: 'code' })).data;
+    await stack.store.products.archive(victim?.id ?? '');
+    const withArchived = await client.products.search({
+      q: victim?.productCode ?? '',
+      includeArchived: true,
+      fields: ['id', 'productCode'],
+    });
+    const found = withArchived.data.find((product) => product.id === victim?.id);
+    expect(found).toEqual({ id: victim?.id, productCode: victim?.productCode }); // only the fields asked
+    const without = await client.products.search({ q: victim?.productCode ?? '', includeArchived: false });
+    expect(without.data.map((product) => product.id)).not.toContain(victim?.id);
+    expect(typeof withArchived.pagination.total).toBe('number');
+    expect(withArchived).toHaveProperty('syncToken');
+    await client.close();
+  });
+});
+
+describe('scopes: with none given, each resource asks only its own (spec 4.3, 5.2-5.4)', () => {
+  it('a least-privilege client (products.read only) reads products with scopes omitted; brands are refused with invalid_scope', async () => {
+    const credentials = await stack.credentials(['products.read']);
+    const inner = createMemoryTokenStore();
+    const asked: string[] = [];
+    const client = createCatalogClient({
+      baseUrl: stack.baseUrl,
+      authUrl: stack.authUrl,
+      ...credentials,
+      ca: stack.ca,
+      pacing: false,
+      retry: FAST_RETRY,
+      tokenStore: {
+        get: (key) => inner.get(key),
+        set: (key, token) => {
+          asked.push(key.split('|')[2] ?? '');
+          return inner.set(key, token);
+        },
+        delete: (key) => inner.delete(key),
+      },
+    });
+    const [first] = (await client.products.search({ size: 1 })).data;
+    expect((await client.products.get(first?.id ?? '')).id).toBe(first?.id);
+    expect(asked).toEqual(['crm-api/products.read']);
+    const refused = await client.brands.list().catch((caught) => caught);
+    expect(refused).toBeInstanceOf(AuthenticationError);
+    expect(refused.code).toBe('invalid_scope');
+    await client.close();
+  });
+
+  it('a client granted both scopes gets a token per resource, each fetched on first use', async () => {
+    const refreshes: number[] = [];
+    const client = await clientFor(stack, {
+      hooks: { onTokenRefresh: () => refreshes.push(1) },
+    });
+    await client.brands.list();
+    expect(refreshes).toHaveLength(1);
+    await client.products.search({ size: 1 });
+    await client.brands.search({ size: 1 });
+    expect(refreshes).toHaveLength(2);
+    await client.close();
+  });
+});
+
 describe('tokens (spec 5.7)', () => {
   it('N concurrent cold calls share one token request (single flight), and later calls reuse it', async () => {
     const refreshes: string[] = [];
@@ -90,7 +156,7 @@ describe('tokens (spec 5.7)', () => {
       hooks: { onTokenRefresh: (event) => refreshes.push(event.reason) },
     });
     await Promise.all(Array.from({ length: 10 }, () => client.products.search({ size: 1 })));
-    await client.brands.list();
+    await client.products.get((await client.products.search({ size: 1 })).data[0]?.id ?? '');
     expect(refreshes).toEqual(['cold']);
     await client.close();
   });
@@ -103,7 +169,7 @@ describe('tokens (spec 5.7)', () => {
       expiresAt: Date.now() + 3_600_000,
       lifetimeSeconds: 3600,
     };
-    const scope = 'crm-api/products.read crm-api/brands.read';
+    const scope = 'crm-api/products.read'; // the products resource's own token (scopes omitted)
     store.set(`${new URL(stack.authUrl).origin}|${credentials.clientId}|${scope}`, stale);
     const statuses: number[] = [];
     const refreshes: string[] = [];
@@ -210,16 +276,37 @@ describe('configuration (spec 5.10)', () => {
     ).toThrow(/Unknown option/);
   });
 
-  it('without the custom CA the TLS handshake fails as a NetworkError', async () => {
+  it('a certificate from an unknown CA is a TlsCertificateError, not retryable, after one attempt', async () => {
     const credentials = await stack.credentials();
+    const attempts: number[] = [];
     const client = createCatalogClient({
       baseUrl: stack.baseUrl,
       authUrl: stack.authUrl,
       ...credentials,
-      retry: { ...FAST_RETRY, maxAttempts: 1 },
+      retry: FAST_RETRY,
+      hooks: { onRequest: (event) => attempts.push(event.attempt) },
     });
     const error = await client.products.search().catch((caught) => caught);
-    expect(error.name).toBe('NetworkError');
+    expect(error).toBeInstanceOf(TlsCertificateError);
+    expect(error).toMatchObject({ retryable: false, attempts: 1, code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
+    expect(error.message).toMatch(/does not verify.*pass the CA/);
+    expect(attempts).toEqual([1]); // the token request, never repeated
     await client.close();
+  });
+
+  it('a certificate for another host name is a TlsCertificateError, not retryable', async () => {
+    const credentials = await stack.credentials();
+    const dispatcher = new Agent({ connect: { ca: stack.ca, servername: 'catalog.other.example' } });
+    const client = createCatalogClient({
+      baseUrl: stack.baseUrl,
+      authUrl: stack.authUrl,
+      ...credentials,
+      dispatcher,
+      retry: FAST_RETRY,
+    });
+    const error = await client.products.search().catch((caught) => caught);
+    expect(error).toBeInstanceOf(TlsCertificateError);
+    expect(error).toMatchObject({ retryable: false, attempts: 1, code: 'ERR_TLS_CERT_ALTNAME_INVALID' });
+    await Promise.all([client.close(), dispatcher.close()]);
   });
 });

@@ -10,6 +10,7 @@ import {
   SyncAbortedError,
   type SyncOptions,
   sync,
+  TlsCertificateError,
 } from '../src/index.ts';
 import { type Fault, type FaultProxy, faults, startFaultProxy } from './support/fault-proxy.ts';
 import { FAST_RETRY, memorySink } from './support/sdk.ts';
@@ -73,10 +74,9 @@ function setup(overrides: Partial<SyncOptions> = {}) {
     client,
     checkpointStore: store,
     upsert: sink.upsert,
-    backoff: { baseMs: 5, capMs: 20 },
     ...overrides,
   };
-  return { store, sink, run: () => sync(options) };
+  return { store, sink, run: (more: Partial<SyncOptions> = {}) => sync({ ...options, ...more }) };
 }
 
 const sorted = (rows: Map<string, unknown>) => [...rows.keys()].sort();
@@ -108,6 +108,57 @@ describe('spec 7.4 under faults: the pass completes and the copy equals the cata
   });
 });
 
+type Page = { data: { id: string; name?: string }[]; syncToken: string | null };
+
+describe('spec 4.4 steps 5 and 6 through the SDK against the real API', () => {
+  it('step 5: an empty data array ends the pass, even with a syncToken, and the pass commits', async () => {
+    const plan = onSearch({ 2: { kind: 'rewrite', rewrite: (body) => ({ ...(body as Page), data: [] }) } });
+    const { sink, store, run } = setup();
+    const report = await run();
+    expect(plan.sizes()).toHaveLength(2); // no request after the empty page
+    expect(report).toMatchObject({ pages: 2, productsUpserted: 100 });
+    expect(sink.rows.size).toBe(100);
+    expect((await store.load()).checkpoint).toBe(report.checkpoint);
+  });
+
+  it('step 6: products the live index serves twice in a pass are upserted by id: one record each, counted once', async () => {
+    let first: Page | undefined;
+    onSearch({
+      1: {
+        kind: 'rewrite',
+        rewrite: (body) => {
+          first = body as Page;
+          return body;
+        },
+      },
+      // Page 3 serves ten products of page 1 again, as a live index does when they change mid-pass.
+      3: {
+        kind: 'rewrite',
+        rewrite: (body) => {
+          const again = (first?.data ?? [])
+            .slice(0, 10)
+            .map((product) => ({ ...product, name: 'served again' }));
+          return { ...(body as Page), data: [...again, ...(body as Page).data] };
+        },
+      },
+    });
+    const delivered: string[] = [];
+    const { sink, run } = setup();
+    const report = await run({
+      upsert: (products) => {
+        delivered.push(...products.map((product) => product.id));
+        sink.upsert(products);
+      },
+    });
+    const live = await stack.liveProductIds();
+    expect(delivered).toHaveLength(live.length + 10); // the duplicates were delivered, as upserts
+    expect(sorted(sink.rows)).toEqual(live); // and the copy keyed by id holds each product once
+    expect(report.productsUpserted).toBe(live.length);
+    const twice = first?.data[0]?.id ?? '';
+    expect(sink.rows.get(twice)?.name).toBe('served again'); // the later copy won
+  });
+});
+
 describe('spec 4.4 step 8 and step 4 under faults', () => {
   it('step 8: when a page fails twice, size is halved for the third attempt', async () => {
     const plan = onSearch({ 2: faults.searchIncomplete(), 3: faults.searchTimeout() });
@@ -135,6 +186,56 @@ describe('spec 4.4 step 8 and step 4 under faults', () => {
     expect(report.resumed).toBe(true);
     expect(sorted(sink.rows)).toEqual(await stack.liveProductIds());
     expect((await store.load()).checkpoint).toBe(report.checkpoint);
+  });
+
+  it('one retry policy: the runner takes the attempts per page and the backoff from the client', async () => {
+    const twice = createCatalogClient({
+      baseUrl: proxy.url,
+      authUrl: stack.authUrl,
+      ...(await stack.credentials()),
+      ca: stack.ca,
+      retry: { ...FAST_RETRY, maxAttempts: 2 },
+      pacing: false,
+    });
+    const plan = onSearch({ 1: faults.internal(), 2: faults.internal(), 3: faults.internal() });
+    const delays: number[] = [];
+    const { run } = setup();
+    const error = await run({ client: twice, onRetry: (event) => delays.push(event.delayMs) }).catch(
+      (caught) => caught,
+    );
+    expect(error).toBeInstanceOf(SyncAbortedError);
+    expect(plan.sizes()).toHaveLength(2);
+    expect(delays.every((delay) => delay <= FAST_RETRY.capMs)).toBe(true);
+    await twice.close();
+  });
+
+  it('step 8: at most three attempts per page, whatever maxAttempts asks', async () => {
+    const plan = onSearch({ 1: faults.internal(), 2: faults.internal(), 3: faults.internal() });
+    const { run } = setup();
+    const error = await run({ retry: { maxAttempts: 10 } }).catch((caught) => caught);
+    expect(error).toBeInstanceOf(SyncAbortedError);
+    expect(plan.sizes()).toEqual([100, 100, 50]);
+  });
+
+  it('a server certificate that does not verify aborts the pass at once: not retried, not retryable', async () => {
+    const untrusting = createCatalogClient({
+      baseUrl: proxy.url,
+      authUrl: stack.authUrl,
+      ...(await stack.credentials()),
+      retry: FAST_RETRY,
+      pacing: false,
+    });
+    const retries: unknown[] = [];
+    const { store, run } = setup();
+    const error = await run({ client: untrusting, onRetry: (event) => retries.push(event) }).catch(
+      (caught) => caught,
+    );
+    expect(error).toBeInstanceOf(SyncAbortedError);
+    expect(error.retryable).toBe(false);
+    expect(error.cause).toBeInstanceOf(TlsCertificateError);
+    expect(retries).toEqual([]);
+    expect((await store.load()).checkpoint).toBeNull();
+    await untrusting.close();
   });
 
   it('7.4: 403 aborts at once, not retried, and never commits', async () => {

@@ -10,6 +10,7 @@ export interface TransportOptions {
   readonly ca?: string | Buffer | readonly (string | Buffer)[];
   /** An undici Dispatcher (Agent, ProxyAgent, Pool…) to send every request through. */
   readonly dispatcher?: Dispatcher;
+  /** The one retry policy, over DEFAULT_RETRY; `sync` follows it for each page (spec 4.4 step 8, 7.4). */
   readonly retry?: Partial<RetryPolicy>;
   /** Each attempt's timeout in ms (default 30 000; 0 = none). */
   readonly attemptTimeoutMs?: number;
@@ -79,7 +80,7 @@ export function transportSettings(options: TransportOptions): {
   const pacer = pacing === false ? noPacing : isPacer(pacing) ? pacing : createPacer(pacing ?? {});
   const settings: TransportSettings = {
     dispatcher,
-    retry: { ...DEFAULT_RETRY, ...options.retry },
+    retry: Object.freeze({ ...DEFAULT_RETRY, ...options.retry }),
     attemptTimeoutMs: options.attemptTimeoutMs ?? 30_000,
     totalTimeoutMs: options.totalTimeoutMs ?? 120_000,
     hooks: options.hooks ?? {},

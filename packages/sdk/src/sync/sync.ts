@@ -4,13 +4,18 @@ import type { CatalogClient } from '../client.ts';
 import { SEARCH_SIZE_MAX, SYNC_OVERLAP_SECONDS } from '../contract-values.ts';
 import { AbortError, CatalogError, InvalidSyncTokenError } from '../errors.ts';
 import { fullJitterDelay, sleep } from '../http/backoff.ts';
+import { DEFAULT_RETRY, type RetryPolicy } from '../http/transport.ts';
 import type { CheckpointStore, SyncProgress } from './checkpoint-store.ts';
+
+/** Step 8: a page is attempted at most three times. */
+export const MAX_PAGE_ATTEMPTS = 3;
 
 /** Step 1: the first pass asks for the whole non-archived catalogue. */
 export const EPOCH = '1970-01-01T00:00:00Z';
 
 export interface SyncOptions {
-  readonly client: Pick<CatalogClient, 'products'>;
+  /** The client; its retry policy (`retry`) is the runner's unless `retry` below overrides it. */
+  readonly client: Pick<CatalogClient, 'products'> & Partial<Pick<CatalogClient, 'retry'>>;
   readonly checkpointStore: CheckpointStore;
   /** Writes a page downstream, upserting by `id` (step 6). Never asked to delete (step 7). */
   readonly upsert: (products: Product[]) => Promise<void> | void;
@@ -20,12 +25,13 @@ export interface SyncOptions {
   readonly pageSize?: number;
   /** Overlap window in seconds (default 900, from the contract). */
   readonly overlapSeconds?: number;
-  /** Attempts per page (default 3; step 8). */
-  readonly maxPageAttempts?: number;
   /** Restarts from the committed checkpoint after INVALID_SYNC_TOKEN (default 2). */
   readonly maxRestarts?: number;
-  /** Backoff between attempts of a page (defaults 500 ms base, 30 s cap). */
-  readonly backoff?: { readonly baseMs?: number; readonly capMs?: number; readonly maxRetryAfterMs?: number };
+  /**
+   * The retry policy of each page, over the client's (one policy, one set of defaults: DEFAULT_RETRY).
+   * `maxAttempts` is the attempts per page (step 8: at most 3 whatever is asked).
+   */
+  readonly retry?: Partial<RetryPolicy>;
   /** Run without committing the checkpoint or saving progress. */
   readonly dryRun?: boolean;
   readonly signal?: AbortSignal;
@@ -46,6 +52,7 @@ export interface SyncReport {
   readonly resumed: boolean;
   readonly updatedAfter: string;
   readonly pages: number;
+  /** Distinct products this run handed to `upsert` (a product served twice counts once, step 6). */
   readonly productsUpserted: number;
   readonly retries: number;
   /** Restarts after INVALID_SYNC_TOKEN. */
@@ -79,13 +86,9 @@ export async function sync(options: SyncOptions): Promise<SyncReport> {
   const started = now();
   const store = options.checkpointStore;
   const maxSize = Math.min(options.pageSize ?? SEARCH_SIZE_MAX, SEARCH_SIZE_MAX);
-  const maxPageAttempts = options.maxPageAttempts ?? 3;
+  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...options.client.retry, ...options.retry };
+  const maxPageAttempts = Math.min(Math.max(1, retry.maxAttempts), MAX_PAGE_ATTEMPTS);
   const maxRestarts = options.maxRestarts ?? 2;
-  const backoff = {
-    baseMs: options.backoff?.baseMs ?? 500,
-    capMs: options.backoff?.capMs ?? 30_000,
-  };
-  const maxRetryAfterMs = options.backoff?.maxRetryAfterMs ?? 120_000;
   const overlapMs = (options.overlapSeconds ?? SYNC_OVERLAP_SECONDS) * 1000;
 
   const state = options.full ? { checkpoint: null, progress: null } : await store.load();
@@ -97,7 +100,8 @@ export async function sync(options: SyncOptions): Promise<SyncReport> {
   let syncToken: string | undefined = state.progress?.syncToken;
   let size = Math.min(state.progress?.pageSize ?? maxSize, maxSize);
   let pages = 0;
-  let productsUpserted = 0;
+  // Step 6: the live index may serve a product twice in a pass; it is one product, counted once.
+  const upsertedIds = new Set<string>();
   let retries = 0;
   let restarts = 0;
 
@@ -106,7 +110,7 @@ export async function sync(options: SyncOptions): Promise<SyncReport> {
     resumed,
     updatedAfter,
     pages,
-    productsUpserted,
+    productsUpserted: upsertedIds.size,
     retries,
     restarts,
     durationMs: now() - started,
@@ -123,11 +127,11 @@ export async function sync(options: SyncOptions): Promise<SyncReport> {
         );
       } catch (error) {
         if (!retryablePageError(error) || attempt >= maxPageAttempts) throw error;
-        if (error.retryAfterMs !== undefined && error.retryAfterMs > maxRetryAfterMs) throw error;
+        if (error.retryAfterMs !== undefined && error.retryAfterMs > retry.maxRetryAfterMs) throw error;
         retries += 1;
         // Step 8: when a page has failed twice, halve size for the next attempt.
         if (attempt >= 2) size = Math.max(1, Math.floor(size / 2));
-        const delayMs = Math.max(error.retryAfterMs ?? 0, fullJitterDelay(attempt, backoff));
+        const delayMs = Math.max(error.retryAfterMs ?? 0, fullJitterDelay(attempt, retry));
         options.onRetry?.({ attempt, delayMs, pageSize: size, error });
         await sleep(delayMs, options.signal);
       }
@@ -151,10 +155,10 @@ export async function sync(options: SyncOptions): Promise<SyncReport> {
       // Step 5: a data array is success; an empty one is the end.
       if (page.data.length > 0) {
         await options.upsert(page.data);
-        productsUpserted += page.data.length;
+        for (const product of page.data) upsertedIds.add(product.id);
       }
       pages += 1;
-      options.onPage?.({ pages, products: productsUpserted, total: page.pagination?.total });
+      options.onPage?.({ pages, products: upsertedIds.size, total: page.pagination?.total });
       if (page.data.length === 0 || page.syncToken === null || page.syncToken === undefined) break;
       syncToken = page.syncToken;
       if (!options.dryRun) {

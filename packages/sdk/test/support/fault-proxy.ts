@@ -1,6 +1,7 @@
 // A fault-injecting HTTPS proxy for tests: forwards to the real API (or answers itself when no upstream
 // is given) and, when its rule says so, answers with a fault instead: a status with or without
-// Retry-After, a reset connection, a slow response, a stale-cursor rejection.
+// Retry-After, a reset connection, a slow response, a stale-cursor rejection, or the real answer rewritten
+// (a page served again, an empty page).
 import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, request } from 'node:https';
@@ -15,7 +16,9 @@ export type Fault =
     }
   | { readonly kind: 'reset' }
   | { readonly kind: 'delay'; readonly ms: number }
-  | { readonly kind: 'stale-cursor' };
+  | { readonly kind: 'stale-cursor' }
+  /** Forwards, then replaces the JSON body of a 2xx answer by `rewrite(body)`. */
+  | { readonly kind: 'rewrite'; readonly rewrite: (body: unknown) => unknown };
 
 export const faults = {
   tooManyRequests: (retryAfter?: string): Fault =>
@@ -82,7 +85,11 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     return currentRule?.({ method, path, index: seen.length });
   };
 
-  const forward = (incoming: IncomingMessage, outgoing: ServerResponse): void => {
+  const forward = (
+    incoming: IncomingMessage,
+    outgoing: ServerResponse,
+    rewrite?: (body: unknown) => unknown,
+  ): void => {
     if (options.upstream === undefined) {
       options.respond?.(incoming, outgoing);
       return;
@@ -96,8 +103,20 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
         ca: options.upstream.ca,
       },
       (reply) => {
-        outgoing.writeHead(reply.statusCode ?? 502, reply.headers);
-        reply.pipe(outgoing);
+        const status = reply.statusCode ?? 502;
+        if (rewrite === undefined || status >= 300) {
+          outgoing.writeHead(status, reply.headers);
+          reply.pipe(outgoing);
+          return;
+        }
+        const chunks: Buffer[] = [];
+        reply.on('data', (chunk: Buffer) => chunks.push(chunk));
+        reply.on('end', () => {
+          const body = JSON.stringify(rewrite(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+          const { 'content-length': _length, 'transfer-encoding': _encoding, ...headers } = reply.headers;
+          outgoing.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
+          outgoing.end(body);
+        });
       },
     );
     upstream.on('error', () => outgoing.destroy());
@@ -119,6 +138,8 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
           if (!outgoing.destroyed) forward(incoming, outgoing);
         }, fault.ms);
         return;
+      case 'rewrite':
+        return forward(incoming, outgoing, fault.rewrite);
       case 'stale-cursor':
         outgoing.writeHead(400, { 'content-type': 'application/json' });
         outgoing.end(
