@@ -1,7 +1,10 @@
 // The client against both real servers over TLS (spec 4.1, 4.3, 5, 7.4).
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Agent } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
+  AbortError,
   AuthenticationError,
   type CachedToken,
   ConfigurationError,
@@ -10,16 +13,33 @@ import {
   ForbiddenError,
   InvalidSyncTokenError,
   NotFoundError,
+  RateLimitError,
+  TimeoutError,
   TlsCertificateError,
 } from '../src/index.ts';
+import { type FaultProxy, faults, startFaultProxy } from './support/fault-proxy.ts';
 import { clientFor, FAST_RETRY } from './support/sdk.ts';
 import { type Stack, startStack } from './support/stack.ts';
 
 let stack: Stack;
+/** The fault proxy in front of the real API: a certainly slow answer, a 429 with a chosen Retry-After. */
+let proxy: FaultProxy;
 beforeAll(async () => {
   stack = await startStack({ demoProducts: 250 });
+  const tls = join(stack.dataDir, 'tls');
+  proxy = await startFaultProxy({
+    tls: {
+      key: await readFile(join(tls, 'server-key.pem'), 'utf8'),
+      cert: await readFile(join(tls, 'server.pem'), 'utf8'),
+    },
+    upstream: { url: stack.baseUrl, ca: stack.ca },
+  });
+});
+afterEach(() => {
+  proxy?.rule(undefined);
 });
 afterAll(async () => {
+  await proxy?.close();
   await stack?.stop();
 });
 
@@ -226,6 +246,122 @@ describe('tokens (spec 5.7)', () => {
     const error = await client.products.search().catch((caught) => caught);
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error.code).toBe('invalid_client');
+    await client.close();
+  });
+});
+
+describe('token lifetime from the real token server (spec 5.7)', () => {
+  it('a token is refreshed before it expires: past min(300 s, lifetime / 2) the next call gets a new one first', async () => {
+    const lifetimeSeconds = 4;
+    const refreshes: { reason: string; expiresInSeconds: number; at: number }[] = [];
+    const statuses: number[] = [];
+    const client = await clientFor(stack, {
+      ...(await stack.credentials(['products.read'], lifetimeSeconds)),
+      hooks: {
+        onTokenRefresh: (event) => refreshes.push({ ...event, at: Date.now() }),
+        onResponse: (event) => statuses.push(event.status),
+      },
+    });
+    await client.products.search({ size: 1 });
+    const cold = refreshes[0];
+    expect(cold).toMatchObject({ reason: 'cold', expiresInSeconds: lifetimeSeconds });
+    // Observable state, not a race: the clock has passed the refresh point (lifetime / 2 before expiry).
+    await vi.waitFor(
+      () => expect(Date.now()).toBeGreaterThan((cold?.at ?? 0) + (lifetimeSeconds * 1000) / 2),
+      {
+        timeout: 5_000,
+        interval: 50,
+      },
+    );
+    await client.products.search({ size: 1 });
+    expect(refreshes.map((event) => event.reason)).toEqual(['cold', 'expiring']);
+    expect(statuses).not.toContain(401); // refreshed before the API could refuse it
+    await client.close();
+  });
+});
+
+describe('time-outs and cancellation against the real API (a certainly slow answer from the fault proxy)', () => {
+  const viaProxy = async (overrides: Parameters<typeof clientFor>[1] = {}) => {
+    const client = await clientFor(stack, { baseUrl: proxy.url, ...overrides });
+    await client.accessToken(); // the token first, so the slow route is the only thing waited on
+    return client;
+  };
+  const searches = () => proxy.seen.filter((request) => request.path.startsWith('/products/search')).length;
+
+  it('an attempt slower than attemptTimeoutMs is cut and retried; the retry succeeds', async () => {
+    const retried: unknown[] = [];
+    const client = await viaProxy({
+      attemptTimeoutMs: 300,
+      hooks: { onRetry: (event) => retried.push(event.error) },
+    });
+    proxy.queue('/products/search', faults.slow(60_000));
+    const page = await client.products.search({ size: 1 });
+    expect(page.data).toHaveLength(1);
+    expect(retried).toHaveLength(1);
+    expect(retried[0]).toBeInstanceOf(TimeoutError);
+    await client.close();
+  });
+
+  it('three attempts slower than attemptTimeoutMs are a TimeoutError after three attempts', async () => {
+    const client = await viaProxy({ attemptTimeoutMs: 200 });
+    const before = searches();
+    proxy.queue('/products/search', faults.slow(60_000), faults.slow(60_000), faults.slow(60_000));
+    const error = await client.products.search({ size: 1 }).catch((caught) => caught);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ attempts: 3, retryable: true });
+    expect(searches() - before).toBe(3);
+    await client.close();
+  });
+
+  it('the total timeout covers the backoff sleep: a Retry-After of an hour ends in TimeoutError, not a wait', async () => {
+    const client = await viaProxy({
+      totalTimeoutMs: 1_000,
+      retry: { ...FAST_RETRY, maxRetryAfterMs: 7_200_000 },
+    });
+    proxy.queue('/products/search', faults.tooManyRequests('3600'));
+    const error = await client.products.search({ size: 1 }).catch((caught) => caught);
+    expect(error).toBeInstanceOf(TimeoutError);
+    await client.close();
+  });
+
+  it('an AbortSignal stops the backoff sleep (aborted once the retry is scheduled)', async () => {
+    const controller = new AbortController();
+    const client = await viaProxy({
+      retry: { ...FAST_RETRY, maxRetryAfterMs: 7_200_000 },
+      hooks: { onRetry: () => controller.abort() },
+    });
+    proxy.queue('/products/search', faults.tooManyRequests('3600'));
+    const error = await client.products
+      .search({ size: 1 }, { signal: controller.signal })
+      .catch((caught) => caught);
+    expect(error).toBeInstanceOf(AbortError);
+    expect(error.attempts).toBe(1);
+    await client.close();
+  });
+
+  it('an AbortSignal stops the attempt in flight (aborted once the API has the request)', async () => {
+    const controller = new AbortController();
+    const client = await viaProxy();
+    proxy.rule(({ path }) => {
+      if (!path.startsWith('/products/search')) return undefined;
+      controller.abort();
+      return faults.slow(60_000);
+    });
+    const error = await client.products
+      .search({ size: 1 }, { signal: controller.signal })
+      .catch((caught) => caught);
+    expect(error).toBeInstanceOf(AbortError);
+    await client.close();
+  });
+
+  it('a Retry-After above maxRetryAfterMs fails at once with the RateLimitError, not retried', async () => {
+    const client = await viaProxy({ retry: { ...FAST_RETRY, maxRetryAfterMs: 5_000 } });
+    const before = searches();
+    proxy.queue('/products/search', faults.tooManyRequests('3600'));
+    const error = await client.products.search({ size: 1 }).catch((caught) => caught);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toMatchObject({ status: 429, attempts: 1, retryAfterMs: 3_600_000 });
+    expect(searches() - before).toBe(1);
     await client.close();
   });
 });

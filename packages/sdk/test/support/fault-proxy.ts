@@ -134,9 +134,10 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
         incoming.socket.destroy();
         return;
       case 'delay':
+        // Unreferenced: a delay longer than the test never holds the process open.
         setTimeout(() => {
           if (!outgoing.destroyed) forward(incoming, outgoing);
-        }, fault.ms);
+        }, fault.ms).unref();
         return;
       case 'rewrite':
         return forward(incoming, outgoing, fault.rewrite);
