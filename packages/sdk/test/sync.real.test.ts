@@ -2,7 +2,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   type CatalogClient,
   createFileCheckpointStore,
@@ -73,7 +73,10 @@ describe('spec 4.4', () => {
     const sink = memorySink();
     const store = createFileCheckpointStore(path);
     const first = await sync({ client, checkpointStore: store, upsert: sink.upsert, overlapSeconds: 0 });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The writes below must be stamped after the checkpoint: wait until this clock (the store's) has passed it.
+    await vi.waitFor(() => expect(Date.now()).toBeGreaterThan(Date.parse(first.checkpoint ?? '')), {
+      interval: 5,
+    });
     const [a, b, c] = [...sink.rows.keys()];
     const renamed = await stack.store.products.get(a ?? '');
     await stack.store.products.upsertMany([

@@ -1,5 +1,8 @@
-// A tiny local HTTPS stand-in for the token endpoint and GET /products/search, behind the fault proxy,
-// for the unit-level tests that need no real server (they run on Node 20 as well).
+// A tiny local HTTPS stand-in for the token endpoint and GET /products/search, behind the fault proxy.
+// Kept for one thing no real server can do: run on Node 20. The unit tests (test/unit) check the SDK on the
+// Node the integrators run (20 on CI), and the real servers need node:sqlite (Node 22.5+). Every rule it
+// serves is also tested against the real token server and API: refresh before expiry, time-outs,
+// AbortSignal, Retry-After (client.real.test.ts, pacing.real.test.ts, sync.faults.test.ts).
 
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
