@@ -8,7 +8,13 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { createCatalogClient } from '../client.ts';
 import { readCliEnvironment } from '../config/cli-env.ts';
 import { SEARCH_SIZE_MAX } from '../contract-values.ts';
-import { AuthenticationError, CatalogError, ConfigurationError, ForbiddenError } from '../errors.ts';
+import {
+  AuthenticationError,
+  CatalogError,
+  ConfigurationError,
+  ForbiddenError,
+  TlsCertificateError,
+} from '../errors.ts';
 import { createFilePacer } from '../http/file-pacer.ts';
 import type { CheckpointStore } from '../sync/checkpoint-store.ts';
 import { createFileCheckpointStore } from '../sync/file-checkpoint-store.ts';
@@ -21,7 +27,6 @@ import { createProgress } from './progress.ts';
 import { openNdjsonSink } from './sinks/ndjson-sink.ts';
 import type { ProductSink } from './sinks/sink.ts';
 import { openSqliteSink, SqliteUnavailableError } from './sinks/sqlite-sink.ts';
-import { certificateFailureCode } from './tls-failure.ts';
 
 // Two directories deep both in src/cli and in dist/cli.
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
@@ -137,7 +142,7 @@ function exitCodeFor(error: unknown): number {
   if (error instanceof ConfigurationError || error instanceof SqliteUnavailableError)
     return EXIT.configuration;
   if (error instanceof AuthenticationError || error instanceof ForbiddenError) return EXIT.configuration;
-  if (certificateFailureCode(error) !== undefined) return EXIT.configuration;
+  if (error instanceof TlsCertificateError) return EXIT.configuration;
   if (error instanceof LockHeldError) return EXIT.retryable;
   if (error instanceof CatalogError && (error.retryable || error.name === 'AbortError'))
     return EXIT.retryable;
@@ -252,14 +257,6 @@ async function runSync(
   }
 
   const interrupted = new AbortController();
-  // Set when a server certificate does not verify: retrying cannot help, so the run stops at once.
-  let certificateFailure: { code: string; error: Error } | undefined;
-  const stopOnCertificateFailure = (error: Error) => {
-    const code = certificateFailureCode(error);
-    if (code === undefined || certificateFailure !== undefined) return;
-    certificateFailure = { code, error };
-    interrupted.abort(error);
-  };
   const client = createCatalogClient({
     baseUrl: options.baseUrl ?? env.baseUrl ?? '',
     authUrl: options.authUrl ?? env.authUrl ?? '',
@@ -278,14 +275,11 @@ async function runSync(
           }),
     hooks: {
       onRetry: (event) => {
-        stopOnCertificateFailure(event.error);
-        if (certificateFailure === undefined) {
-          logger.log('warn', 'retrying request', {
-            attempt: event.attempt,
-            delayMs: event.delayMs,
-            error: event.error.message,
-          });
-        }
+        logger.log('warn', 'retrying request', {
+          attempt: event.attempt,
+          delayMs: event.delayMs,
+          error: event.error.message,
+        });
       },
       onRateLimitWait: (event) => {
         if (event.waitedMs >= 1000) logger.log('debug', 'paced', { waitedMs: event.waitedMs });
@@ -329,22 +323,20 @@ async function runSync(
           else logger.log('debug', 'page', { pages: event.pages, products: event.products });
         },
         onRetry: (event) => {
-          stopOnCertificateFailure(event.error);
-          if (certificateFailure === undefined) {
-            logger.log('warn', 'page retry', {
-              attempt: event.attempt,
-              pageSize: event.pageSize,
-              error: event.error.message,
-            });
-          }
+          logger.log('warn', 'page retry', {
+            attempt: event.attempt,
+            pageSize: event.pageSize,
+            error: event.error.message,
+          });
         },
       });
     } catch (error) {
-      const code = certificateFailure?.code ?? certificateFailureCode(error);
-      if (code !== undefined) {
+      // The SDK never retries a certificate that does not verify; on the command line the CA is --ca.
+      const certificate = error instanceof SyncAbortedError ? error.cause : error;
+      if (certificate instanceof TlsCertificateError) {
         throw new ConfigurationError({
-          message: `the server's TLS certificate does not verify (${code}): pass the CA that signed it with --ca`,
-          cause: certificateFailure?.error ?? error,
+          message: `the server's TLS certificate does not verify (${certificate.code}): pass the CA that signed it with --ca`,
+          cause: certificate,
         });
       }
       throw error;
