@@ -80,7 +80,12 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 
-for (const file of report?.testResults ?? []) {
+// vitest lists files in the order they finished, which varies from run to run: the report lists
+// them by name, so that two runs of the same tests write the same report.
+const filesByName = [...(report?.testResults ?? [])].sort((a, b) =>
+  a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+);
+for (const file of filesByName) {
   const fileName = relative(packageRoot, file.name);
   if (file.status === 'failed' && file.assertionResults.every((test) => test.status !== 'failed')) {
     problems.push(`${fileName} failed outside its tests: ${(file.message ?? '').split('\n')[0]}`);
