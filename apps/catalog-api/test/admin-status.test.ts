@@ -1,28 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { createAdminUser, obtainAdminIdToken } from '@catalog/auth-server/admin';
-import {
-  createLogger,
-  ensureLocalTls,
-  listen,
-  loadClientSecretPepper,
-  type RunningServer,
-} from '@catalog/server-runtime';
-import { rawRequest, runToExit, type SpawnedService, spawnService } from '@catalog/server-runtime/testing';
-import {
-  type AdminUserStore,
-  type CatalogStore,
-  catalogDatabasePath,
-  openSqliteCatalogStore,
-} from '@catalog/store';
+import { rawRequest, runToExit } from '@catalog/server-runtime/testing';
+import { catalogDatabasePath } from '@catalog/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../src/app.ts';
-import { createTokenVerifier } from '../src/auth/token-verifier.ts';
-import { loadCatalogApiConfig } from '../src/config/config.ts';
-import { UsageCounter } from '../src/usage/usage-counter.ts';
+import { type ApiOverStore, startApiOverStore } from './support/api-over-store.ts';
 import { type Stack, startStack } from './support/stack.ts';
 
 const ADMIN_CLI = fileURLToPath(new URL('../../operator-cli/src/admin-cli.ts', import.meta.url));
@@ -105,52 +87,26 @@ describe('administrator status check unavailable: fail closed', () => {
   // The admin-user store behind the check, with a switch that makes it fail as an unreachable
   // database would. Everything else (token server process, tokens, TLS, SQLite, the app) is real.
   const state = { available: true };
-  let dataDir: string;
-  let auth: SpawnedService;
-  let store: CatalogStore;
-  let server: RunningServer;
-  let ca: string;
-  let base: string;
+  let api: ApiOverStore;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'admin-status-'));
-    const tls = await ensureLocalTls(dataDir);
-    ca = tls.ca ?? '';
-    auth = await spawnService({
-      entry: fileURLToPath(new URL('../../auth-server/src/main.ts', import.meta.url)),
-      env: { DATA_DIR: dataDir, AUTH_SERVER_PORT: '0' },
+    api = await startApiOverStore({
+      dataDirPrefix: 'admin-status-',
+      wrap: (store) => ({
+        adminUsers: {
+          ...store.adminUsers,
+          get: (id) =>
+            state.available ? store.adminUsers.get(id) : Promise.reject(new Error('database is locked')),
+        },
+      }),
     });
-    const config = loadCatalogApiConfig({
-      DATA_DIR: dataDir,
-      PUBLIC_AUTH_URL: auth.url,
-      RATE_LIMIT_RPS: '0',
-    });
-    store = openSqliteCatalogStore({ databasePath: catalogDatabasePath(dataDir), searchWorkers: 1 });
-    const adminUsers: AdminUserStore = {
-      ...store.adminUsers,
-      get: (id) =>
-        state.available ? store.adminUsers.get(id) : Promise.reject(new Error('database is locked')),
-    };
-    const logger = createLogger('catalog-api-test', 'silent');
-    const app = createApp({
-      config,
-      logger,
-      store: { ...store, adminUsers, productSearch: store.productSearch, brandSearch: store.brandSearch },
-      verifier: createTokenVerifier(config.tokens),
-      usage: new UsageCounter(store.clients, logger),
-      secretPepper: await loadClientSecretPepper({ dataDir }),
-    });
-    server = await listen({ handler: app.callback(), host: '127.0.0.1', port: 0, tls, portVariable: 'PORT' });
-    base = `https://localhost:${server.port}`;
   }, 60_000);
   afterAll(async () => {
-    await server?.close(100);
-    await auth?.stop();
-    await store?.close();
-    await rm(dataDir, { recursive: true, force: true });
+    await api?.stop();
   });
 
   it('refuses an admin token with the generic 500 while the check cannot be made, and accepts it again once restored', async () => {
+    const { store, auth, ca, base } = api;
     await createAdminUser({
       users: store.adminUsers,
       email: 'ops@example.com',
