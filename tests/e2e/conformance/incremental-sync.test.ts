@@ -207,7 +207,7 @@ describe('4.4 the sync procedure through the SDK', () => {
       client: recorder.client,
       checkpointStore: createFileCheckpointStore(checkpointFile()),
       upsert: rows.upsert,
-      backoff: { baseMs: 5, capMs: 20 },
+      retry: { baseMs: 5, capMs: 20 },
       onRetry: (event) => retries.push({ attempt: event.attempt, pageSize: event.pageSize }),
     });
     const pageThree = recorder.calls.filter((entry) => entry.syncToken === recorder.calls[2]?.syncToken);
@@ -233,7 +233,7 @@ describe('4.4 the sync procedure through the SDK', () => {
       client: recorder.client,
       checkpointStore,
       upsert: () => undefined,
-      backoff: { baseMs: 5, capMs: 20 },
+      retry: { baseMs: 5, capMs: 20 },
     }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(SyncAbortedError);
     expect((failure as SyncAbortedError).retryable).toBe(true);
@@ -253,7 +253,7 @@ describe('4.4 the sync procedure through the SDK', () => {
     const failure = await sync({
       client,
       checkpointStore,
-      backoff: { baseMs: 5, capMs: 20 },
+      retry: { baseMs: 5, capMs: 20 },
       upsert: async (products) => {
         rows.upsert(products);
         pages += 1;

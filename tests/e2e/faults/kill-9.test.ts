@@ -185,7 +185,7 @@ describe('kill -9 and restart', () => {
             if (pagesUpserted === 2 + round) await stack.kill('api');
           },
           pageSize: 20,
-          backoff: { baseMs: 5, capMs: 20 },
+          retry: { baseMs: 5, capMs: 20 },
         });
         const aborted = await pass.then(
           () => undefined,
@@ -205,7 +205,7 @@ describe('kill -9 and restart', () => {
           checkpointStore,
           upsert,
           pageSize: 20,
-          backoff: { baseMs: 5, capMs: 20 },
+          retry: { baseMs: 5, capMs: 20 },
         });
         expect(resumed.resumed).toBe(true);
         expect((await checkpointStore.load()).checkpoint).toBe(resumed.checkpoint);
