@@ -27,6 +27,7 @@ export {
   type LineProblem,
 } from './import/import-products.ts';
 export type * from './model/admin-user.ts';
+export { DISABLED_PASSWORD_MARK, isAdminUserDisabled } from './model/admin-user.ts';
 export type * from './model/brand.ts';
 export { externalProductJson, type ProductView, projectProduct } from './model/external-product.ts';
 export type * from './model/m2m-client.ts';

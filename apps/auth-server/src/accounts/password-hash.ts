@@ -1,4 +1,5 @@
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
+import { DISABLED_PASSWORD_MARK, isAdminUserDisabled } from '@catalog/store';
 
 // OWASP's scrypt parameters (N=2^15, r=8, p=1): about 32 MiB and tens of milliseconds per attempt.
 const PARAMS = { N: 32_768, r: 8, p: 1 } as const;
@@ -6,8 +7,6 @@ const KEY_BYTES = 32;
 const SALT_BYTES = 16;
 const MAX_MEMORY = 64 * 1024 * 1024;
 const SCHEME = 'scrypt';
-/** A leading `!` locks an account without losing its hash, as in /etc/shadow. */
-const DISABLED_MARK = '!';
 
 function derive(
   password: string,
@@ -31,10 +30,10 @@ export async function hashPassword(password: string): Promise<string> {
   );
 }
 
-export const isDisabledHash = (encoded: string) => encoded.startsWith(DISABLED_MARK);
+export const isDisabledHash = (encoded: string) => isAdminUserDisabled({ passwordHash: encoded });
 
 export const disabledHash = (encoded: string) =>
-  isDisabledHash(encoded) ? encoded : `${DISABLED_MARK}${encoded}`;
+  isDisabledHash(encoded) ? encoded : `${DISABLED_PASSWORD_MARK}${encoded}`;
 
 /** Used for unknown emails, so a miss costs the same time as a wrong password. */
 const DUMMY_HASH = `${SCHEME}$${PARAMS.N}$${PARAMS.r}$${PARAMS.p}$${Buffer.alloc(SALT_BYTES).toString('base64url')}$${Buffer.alloc(KEY_BYTES).toString('base64url')}`;

@@ -1,17 +1,19 @@
 import { ADMIN_GROUP, ServiceError } from '@catalog/contracts';
-import { type AdminUser, type CatalogStore, type ClientStore, isClientUsable } from '@catalog/store';
+import {
+  type AdminUser,
+  type CatalogStore,
+  type ClientStore,
+  isAdminUserDisabled,
+  isClientUsable,
+} from '@catalog/store';
 import type { Middleware } from 'koa';
 import type { UserPrincipal } from '../auth/principal.ts';
 import type { UsageCounter } from '../usage/usage-counter.ts';
 import type { AppState } from './app-state.ts';
 import { GatewayError } from './gateway-error.ts';
 
-// The token server disables an administrator by prefixing the stored password hash with `!`, as
-// /etc/shadow does (apps/auth-server/src/accounts/password-hash.ts); the store has no other status.
-const DISABLED_MARK = '!';
-
 const isActiveAdmin = (user: AdminUser | undefined): user is AdminUser =>
-  user !== undefined && !user.passwordHash.startsWith(DISABLED_MARK) && user.groups.includes(ADMIN_GROUP);
+  user !== undefined && !isAdminUserDisabled(user) && user.groups.includes(ADMIN_GROUP);
 
 /**
  * Reads the caller on every request, so that what was withdrawn counts from the next request.
