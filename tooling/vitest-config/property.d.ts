@@ -4,11 +4,14 @@ import type { IRawProperty } from 'fast-check';
 export interface PropertyBudget {
   /** Runs asked for by default. */
   readonly runs: number;
-  /** fast-check stops after this long (`interruptAfterTimeLimit`), whatever the runs made. */
+  /** No run beyond `minRuns` starts after this long (`interruptAfterTimeLimit`). */
   readonly budgetMs: number;
   readonly heavyRuns: number;
   readonly heavyBudgetMs: number;
-  /** Fewer runs than this within the budget fails the test instead of passing on a handful. */
+  /**
+   * Runs made first, whatever the budget (within a hard 20 s): fewer fails the test instead of
+   * passing on a handful.
+   */
   readonly minRuns: number;
   /** The seed unless TEST_SEED gives one. */
   readonly seed: number;
