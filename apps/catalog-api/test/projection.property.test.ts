@@ -73,8 +73,8 @@ const record: fc.Arbitrary<ProductRecord> = fc
     documents: fc.array(link, { maxLength: 3 }),
     relatedProducts: fc.array(relation, { maxLength: 4 }),
     spares: fc.array(fc.record({ productId: fc.uuid(), qty: fc.nat() }), { maxLength: 3 }),
-    createdAt: fc.date().map((d) => d.toISOString()),
-    updatedAt: fc.date().map((d) => d.toISOString()),
+    createdAt: fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+    updatedAt: fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
   })
   .chain((base) => junk.map((extra) => ({ ...extra, ...base }) as unknown as ProductRecord));
 

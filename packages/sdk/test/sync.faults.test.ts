@@ -38,7 +38,8 @@ beforeAll(async () => {
     ...(await stack.credentials()),
     ca: stack.ca,
     retry: FAST_RETRY,
-    attemptTimeoutMs: 1_000,
+    // Room for a real answer on a loaded machine; the slow fault below never answers within it.
+    attemptTimeoutMs: 5_000,
     pacing: false,
   });
   dir = await mkdtemp(join(tmpdir(), 'sdk-faults-'));
@@ -90,7 +91,7 @@ describe('spec 7.4 under faults: the pass completes and the copy equals the cata
       6: faults.searchIncomplete(),
       8: faults.searchTimeout(),
       10: faults.reset(),
-      12: faults.slow(1_500),
+      12: faults.slow(60_000),
     });
     const { sink, store, run } = setup();
     const report = await run();

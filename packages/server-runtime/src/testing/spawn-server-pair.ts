@@ -37,6 +37,9 @@ export async function spawnServerPair(options: {
         DATA_DIR: options.dataDir,
         CATALOG_API_PORT: '0',
         PUBLIC_AUTH_URL: auth.url,
+        // A test's search never runs out of time because the machine is busy (turbo runs every
+        // package's suite at once on two cores); a test of the time budget sets its own.
+        SEARCH_TIMEOUT_MS: '60000',
         ...options.apiEnv,
       },
       sourceConditions,
