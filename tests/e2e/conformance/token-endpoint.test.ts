@@ -181,7 +181,9 @@ describe('2.5 and 5: the access token', () => {
 
   it('[5 rule 7][7.4 401] through the SDK: one token is reused across calls; a token the API refuses (401) is replaced and the call retried once', async () => {
     const refreshes: string[] = [];
+    // Both scopes named: one token serves every call (left out, the SDK asks one per resource).
     const reusing = sdkClient(stack, client, {
+      scopes: ['products.read', 'brands.read'],
       hooks: { onTokenRefresh: (event) => refreshes.push(event.reason) },
     });
     try {
@@ -204,6 +206,7 @@ describe('2.5 and 5: the access token', () => {
     });
     const requests: string[] = [];
     const retrying = sdkClient(stack, client, {
+      scopes: ['products.read', 'brands.read'],
       tokenStore,
       hooks: {
         onTokenRefresh: (event) => refreshes.push(event.reason),
