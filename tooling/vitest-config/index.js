@@ -31,9 +31,10 @@ export function packageTestConfig(test = {}) {
     ssr: { resolve: { conditions } },
     test: {
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-      // Generous on purpose: a test that needs it is too slow (every test is sized to take a few
-      // seconds alone; turbo runs the packages side by side on two cores).
-      testTimeout: 30_000,
+      // Generous on purpose: every test is sized to take a few seconds alone, but turbo runs the
+      // packages side by side on two cores, and with a second copy of the suite beside it the
+      // slowest (a few processes or 10,000 products each) took up to 24 s.
+      testTimeout: 60_000,
       // The JSON report lets scripts/test-summary.mjs print one closing line for the whole repo.
       reporters: ['default', 'json'],
       outputFile: { json: '.vitest/results.json' },
