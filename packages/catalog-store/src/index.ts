@@ -8,6 +8,12 @@ export {
   openSqliteCatalogStore,
   type SqliteCatalogStoreOptions,
 } from './adapters/sqlite/open-sqlite-catalog-store.ts';
+export type {
+  SearchJobOutcome,
+  SearchKind,
+  SearchPoolLoad,
+  SearchPoolObserver,
+} from './adapters/sqlite/search/worker-pool.ts';
 export { ClientRevokedError, NotFoundError, ValidationError } from './errors/request-errors.ts';
 export {
   IdentifierLookupIncompleteError,
@@ -28,6 +34,8 @@ export {
 } from './import/import-products.ts';
 export type * from './model/admin-user.ts';
 export { DISABLED_PASSWORD_MARK, isAdminUserDisabled } from './model/admin-user.ts';
+export type * from './model/audit-event.ts';
+export { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from './model/audit-event.ts';
 export type * from './model/brand.ts';
 export { externalProductJson, type ProductView, projectProduct } from './model/external-product.ts';
 export type * from './model/m2m-client.ts';
@@ -48,6 +56,7 @@ export { displayOnWebFor } from './model/visibility.ts';
 export type * from './model/web-channel.ts';
 export { WEB_CHANNEL_SLUG_PATTERN } from './model/web-channel.ts';
 export type * from './ports/admin-user-store.ts';
+export type * from './ports/audit-log.ts';
 export type * from './ports/brand-search.ts';
 export type * from './ports/brand-store.ts';
 export type * from './ports/catalog-store.ts';

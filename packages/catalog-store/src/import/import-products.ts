@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import type { AuditContext } from '../model/audit-event.ts';
 import type { ProductInput } from '../model/product.ts';
 import type { CatalogStore } from '../ports/catalog-store.ts';
 import type { Problem } from '../validation/problem.ts';
@@ -21,6 +22,8 @@ export interface ImportOptions {
   /** Stop listing problems after this many (the count stays exact). */
   maxReportedProblems?: number;
   onProgress?: (progress: ImportProgress) => void;
+  /** Who imports: each written batch then appends its 'catalogue.import-batch' event in its own transaction. */
+  audit?: AuditContext;
 }
 
 export interface ImportReport {
@@ -119,7 +122,7 @@ export async function importProducts(
   const flush = async (bytesRead: number) => {
     if (batch.length === 0) return;
     try {
-      const summary = await store.products.upsertMany(batch);
+      const summary = await store.products.upsertMany(batch, options.audit);
       report.created += summary.created;
       report.updated += summary.updated;
     } catch (error) {

@@ -2,6 +2,7 @@ import type { BrandInput } from '../model/brand.ts';
 import type { ProductInput } from '../model/product.ts';
 import type { WebChannelInput } from '../model/web-channel.ts';
 import type { AdminUserStore } from './admin-user-store.ts';
+import type { AuditLog } from './audit-log.ts';
 import type { BrandSearch } from './brand-search.ts';
 import type { BrandStore } from './brand-store.ts';
 import type { ClientStore } from './client-store.ts';
@@ -22,6 +23,8 @@ export interface CatalogStore {
   readonly webChannels: WebChannelStore;
   readonly clients: ClientStore;
   readonly adminUsers: AdminUserStore;
+  /** The append-only audit trail; the other stores' writes append to it when given an AuditContext. */
+  readonly audit: AuditLog;
   readonly productSearch: ProductSearch;
   readonly brandSearch: BrandSearch;
   /**

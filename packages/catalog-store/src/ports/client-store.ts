@@ -1,13 +1,15 @@
+import type { AuditContext } from '../model/audit-event.ts';
 import type { Actor, ClientPatch, ClientStatusFilter, NewClient, StoredClient } from '../model/m2m-client.ts';
 
 export interface ClientStore {
-  create(input: NewClient): Promise<StoredClient>;
+  /** With `audit`, appends 'client.create' in the same transaction (so for every write below). */
+  create(input: NewClient, audit?: AuditContext): Promise<StoredClient>;
   get(clientId: string): Promise<StoredClient | undefined>;
   list(filter: { status: ClientStatusFilter }): Promise<StoredClient[]>;
   /** ClientRevokedError on a revoked client; ValidationError for an unregistered channel. */
-  update(clientId: string, patch: ClientPatch): Promise<StoredClient>;
-  /** Irreversible; revoking again returns the record unchanged. */
-  revoke(clientId: string, by: Actor): Promise<StoredClient>;
+  update(clientId: string, patch: ClientPatch, audit?: AuditContext): Promise<StoredClient>;
+  /** Irreversible; revoking again returns the record unchanged and appends no event. */
+  revoke(clientId: string, by: Actor, audit?: AuditContext): Promise<StoredClient>;
   /** Sets lastUsedAt: the time of the last token exchange. */
   recordTokenExchange(clientId: string, at: Date): Promise<void>;
   /** Adds API calls to usageCount. */

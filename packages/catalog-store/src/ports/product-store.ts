@@ -1,3 +1,4 @@
+import type { AuditContext } from '../model/audit-event.ts';
 import type { ProductInput, ProductRecord } from '../model/product.ts';
 
 export interface UpsertSummary {
@@ -17,18 +18,21 @@ export interface CodeLookup {
   barcodes?: string[];
 }
 
-/** Every method is one transaction: it either fully applies or leaves nothing behind. */
+/**
+ * Every method is one transaction: it either fully applies or leaves nothing behind. A write given
+ * an `AuditContext` appends its audit event in that same transaction.
+ */
 export interface ProductStore {
   get(id: string): Promise<ProductRecord | undefined>;
   getMany(ids: readonly string[]): Promise<ProductRecord[]>;
   /** Creates a product; an `id` that already exists is a ValidationError. */
-  create(input: ProductInput): Promise<ProductRecord>;
+  create(input: ProductInput, audit?: AuditContext): Promise<ProductRecord>;
   /** Full replacement of an existing product (PUT); NotFoundError when absent. */
-  replace(id: string, input: ProductInput): Promise<ProductRecord>;
+  replace(id: string, input: ProductInput, audit?: AuditContext): Promise<ProductRecord>;
   /** DELETE on the admin routes archives. */
-  archive(id: string): Promise<ProductRecord>;
-  /** Upserts a batch by id, all or nothing. */
-  upsertMany(inputs: readonly ProductInput[]): Promise<UpsertSummary>;
+  archive(id: string, audit?: AuditContext): Promise<ProductRecord>;
+  /** Upserts a batch by id, all or nothing; with `audit`, one 'catalogue.import-batch' event per call. */
+  upsertMany(inputs: readonly ProductInput[], audit?: AuditContext): Promise<UpsertSummary>;
   /** Status-active products in insertion order, for the deprecated GET /products. */
   listActive(options: { limit: number; afterSeq?: number }): Promise<ActiveProductsPage>;
   /** Products sharing any of the given codes (case- and accent-insensitive on the codes). */

@@ -39,6 +39,25 @@ describe('importProducts', () => {
     expect(await handle.store.products.count()).toBe(25);
   });
 
+  it('with an audit context, appends one import-batch event per written batch and none for a refused file', async () => {
+    const audit = {
+      actor: { kind: 'operator', name: 'operator-cli' },
+      sourceIp: null,
+      requestId: null,
+    } as const;
+    const records = Array.from({ length: 12 }, () => aProduct());
+    await importProducts(handle.store, ndjson(handle, records), { batchSize: 5, audit });
+    await importProducts(handle.store, ndjson(handle, [aProduct(), { ...aProduct(), price: 'cheap' }]), {
+      audit,
+    });
+    const { events } = await handle.store.audit.list({ limit: 10 });
+    expect(events.map((event) => [event.action, event.target, event.details, event.actor])).toEqual([
+      ['catalogue.import-batch', { type: 'catalogue', id: null }, { created: 2, updated: 0 }, audit.actor],
+      ['catalogue.import-batch', { type: 'catalogue', id: null }, { created: 5, updated: 0 }, audit.actor],
+      ['catalogue.import-batch', { type: 'catalogue', id: null }, { created: 5, updated: 0 }, audit.actor],
+    ]);
+  });
+
   it('reports every invalid line with field and reason, and then writes nothing', async () => {
     const path = ndjson(handle, [
       aProduct(),

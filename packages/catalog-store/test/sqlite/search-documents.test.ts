@@ -285,7 +285,11 @@ describe('stored search documents', () => {
     });
     db.close();
     const report = migrateDatabase(path);
-    expect(report.applied).toEqual(['6 stored product search documents', '7 sort indexes cover archived']);
+    // Later migrations follow; these two are the ones this test is about.
+    expect(report.applied.slice(0, 2)).toEqual([
+      '6 stored product search documents',
+      '7 sort indexes cover archived',
+    ]);
     expect(report.searchDocumentsWritten).toBe(30);
     expect(migrateDatabase(path).searchDocumentsWritten).toBe(0);
     const side = new DatabaseSync(path);

@@ -1,4 +1,5 @@
 import { adminUserStoreContract } from '../contract/admin-user-store.contract.ts';
+import { auditLogContract } from '../contract/audit-log.contract.ts';
 import { brandStoreContract } from '../contract/brand-store.contract.ts';
 import { clientStoreContract } from '../contract/client-store.contract.ts';
 import { productStoreContract } from '../contract/product-store.contract.ts';
@@ -10,3 +11,4 @@ brandStoreContract(() => sqliteStore());
 webChannelStoreContract(() => sqliteStore());
 clientStoreContract(() => sqliteStore());
 adminUserStoreContract(() => sqliteStore());
+auditLogContract(() => sqliteStore());

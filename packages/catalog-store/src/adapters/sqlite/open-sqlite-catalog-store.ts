@@ -6,8 +6,9 @@ import { migrate } from './migrate.ts';
 import { openDatabase } from './open-database.ts';
 import { SqliteBrandSearch } from './search/sqlite-brand-search.ts';
 import { SqliteProductSearch } from './search/sqlite-product-search.ts';
-import { SearchWorkerPool } from './search/worker-pool.ts';
+import { type SearchPoolObserver, SearchWorkerPool } from './search/worker-pool.ts';
 import { SqliteAdminUserStore } from './sqlite-admin-user-store.ts';
+import { SqliteAuditLog } from './sqlite-audit-log.ts';
 import { SqliteBrandStore } from './sqlite-brand-store.ts';
 import { SqliteClientStore } from './sqlite-client-store.ts';
 import { SqliteProductStore } from './sqlite-product-store.ts';
@@ -25,6 +26,8 @@ export interface SqliteCatalogStoreOptions {
   searchWorkers?: number;
   /** Budget of one search, queueing included (default 5000 ms). */
   searchTimeoutMs?: number;
+  /** Hears of the search pool's load and of every search as it ends (the server's metrics). */
+  searchObserver?: SearchPoolObserver;
 }
 
 export const DEFAULT_SEARCH_TIMEOUT_MS = 5000;
@@ -66,6 +69,7 @@ export function openSqliteCatalogStore(options: SqliteCatalogStoreOptions): Cata
     databasePath: options.databasePath,
     size: options.searchWorkers ?? Math.min(4, Math.max(2, availableParallelism())),
     timeoutMs: options.searchTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS,
+    ...(options.searchObserver === undefined ? {} : { observer: options.searchObserver }),
   });
   return {
     products: new SqliteProductStore(db),
@@ -73,6 +77,7 @@ export function openSqliteCatalogStore(options: SqliteCatalogStoreOptions): Cata
     webChannels: new SqliteWebChannelStore(db),
     clients: new SqliteClientStore(db),
     adminUsers: new SqliteAdminUserStore(db),
+    audit: new SqliteAuditLog(db),
     productSearch: new SqliteProductSearch(pool, syncTokenSecret(db)),
     brandSearch: new SqliteBrandSearch(pool),
     loadIfEmpty: async (snapshot) => loadIfEmpty(db, snapshot),

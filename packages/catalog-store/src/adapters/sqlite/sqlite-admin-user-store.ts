@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
+import { adminUserCreatedEvent, adminUserUpdatedEvent } from '../../audit/admin-user-events.ts';
 import { NotFoundError, ValidationError } from '../../errors/request-errors.ts';
 import type { AdminUser, AdminUserPatch, NewAdminUser } from '../../model/admin-user.ts';
+import type { AuditContext } from '../../model/audit-event.ts';
 import type { AdminUserStore } from '../../ports/admin-user-store.ts';
+import { appendAuditEvent } from './sqlite-audit-log.ts';
 import { statement } from './statement-cache.ts';
 import { toIso } from './timestamps.ts';
 import { inWriteTransaction } from './transaction.ts';
@@ -40,7 +43,7 @@ export class SqliteAdminUserStore implements AdminUserStore {
       | undefined;
   }
 
-  async create(input: NewAdminUser): Promise<AdminUser> {
+  async create(input: NewAdminUser, audit?: AuditContext): Promise<AdminUser> {
     return inWriteTransaction(this.#db, () => {
       const email = input.email.trim();
       if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new ValidationError('email', 'must be an email address');
@@ -52,7 +55,9 @@ export class SqliteAdminUserStore implements AdminUserStore {
         this.#db,
         'INSERT INTO admin_users (id, email, password_hash, groups, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
       ).run(id, email, input.passwordHash, JSON.stringify(input.groups), now, now);
-      return toUser(this.#row('id', id) as UserRow);
+      const created = toUser(this.#row('id', id) as UserRow);
+      if (audit !== undefined) appendAuditEvent(this.#db, adminUserCreatedEvent(audit, created));
+      return created;
     });
   }
 
@@ -74,7 +79,7 @@ export class SqliteAdminUserStore implements AdminUserStore {
     return rows.map(toUser);
   }
 
-  async update(id: string, patch: AdminUserPatch): Promise<AdminUser> {
+  async update(id: string, patch: AdminUserPatch, audit?: AuditContext): Promise<AdminUser> {
     return inWriteTransaction(this.#db, () => {
       const current = this.#row('id', id);
       if (current === undefined) throw new NotFoundError('Admin user', id);
@@ -87,7 +92,10 @@ export class SqliteAdminUserStore implements AdminUserStore {
         Date.now(),
         id,
       );
-      return toUser(this.#row('id', id) as UserRow);
+      const updated = toUser(this.#row('id', id) as UserRow);
+      const event = audit && adminUserUpdatedEvent(audit, toUser(current), updated);
+      if (event !== undefined) appendAuditEvent(this.#db, event);
+      return updated;
     });
   }
 }

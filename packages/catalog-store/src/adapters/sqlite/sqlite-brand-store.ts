@@ -1,8 +1,11 @@
 import type { DatabaseSync } from 'node:sqlite';
+import { brandArchivedEvent, brandCreatedEvent, brandUpdatedEvent } from '../../audit/brand-events.ts';
 import { NotFoundError, ValidationError } from '../../errors/request-errors.ts';
+import type { AuditContext, NewAuditEvent } from '../../model/audit-event.ts';
 import type { Brand, BrandInput, BrandPatch, BrandWithProductCount } from '../../model/brand.ts';
 import type { BrandStore } from '../../ports/brand-store.ts';
 import { type BrandRow, toBrand } from './brand-row.ts';
+import { appendAuditEvent } from './sqlite-audit-log.ts';
 import { statement } from './statement-cache.ts';
 import { nextWriteTimestamp } from './timestamps.ts';
 import { inWriteTransaction } from './transaction.ts';
@@ -48,15 +51,22 @@ export class SqliteBrandStore implements BrandStore {
     return row === undefined ? undefined : toBrand(row);
   }
 
-  async create(input: BrandInput): Promise<Brand> {
+  async create(input: BrandInput, audit?: AuditContext): Promise<Brand> {
     return inWriteTransaction(this.#db, () => {
       const ts = Date.now();
       const { seq } = insertBrand(this.#db, input, ts);
-      return toBrand(this.#row('seq', seq) as BrandRow);
+      const created = toBrand(this.#row('seq', seq) as BrandRow);
+      if (audit !== undefined) appendAuditEvent(this.#db, brandCreatedEvent(audit, created));
+      return created;
     });
   }
 
-  async update(id: string, patch: BrandPatch): Promise<Brand> {
+  async update(id: string, patch: BrandPatch, audit?: AuditContext): Promise<Brand> {
+    return this.#update(id, patch, audit && ((before, after) => brandUpdatedEvent(audit, before, after)));
+  }
+
+  /** An update, with the event that records it (an archive is recorded as such, not as an update). */
+  #update(id: string, patch: BrandPatch, event?: (before: Brand, after: Brand) => NewAuditEvent): Brand {
     return inWriteTransaction(this.#db, () => {
       const current = this.#existing(id);
       const name = patch.name?.trim() ?? current.name;
@@ -81,12 +91,14 @@ export class SqliteBrandStore implements BrandStore {
           'UPDATE products SET brand_name = ?, brand_slug = ?, updated_at = ? WHERE brand_seq = ?',
         ).run(name, slug, ts, current.seq);
       }
-      return toBrand(this.#row('seq', current.seq) as BrandRow);
+      const updated = toBrand(this.#row('seq', current.seq) as BrandRow);
+      if (event !== undefined) appendAuditEvent(this.#db, event(toBrand(current), updated));
+      return updated;
     });
   }
 
-  async archive(id: string): Promise<Brand> {
-    return this.update(id, { archived: true });
+  async archive(id: string, audit?: AuditContext): Promise<Brand> {
+    return this.#update(id, { archived: true }, audit && ((_, after) => brandArchivedEvent(audit, after)));
   }
 
   async overview(): Promise<BrandWithProductCount[]> {

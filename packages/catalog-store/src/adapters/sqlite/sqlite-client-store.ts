@@ -1,5 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite';
+import { clientCreatedEvent, clientRevokedEvent, clientUpdatedEvent } from '../../audit/client-events.ts';
 import { ClientRevokedError, NotFoundError, ValidationError } from '../../errors/request-errors.ts';
+import type { AuditContext } from '../../model/audit-event.ts';
 import type {
   Actor,
   ClientPatch,
@@ -10,6 +12,7 @@ import type {
   StoredClient,
 } from '../../model/m2m-client.ts';
 import type { ClientStore } from '../../ports/client-store.ts';
+import { appendAuditEvent } from './sqlite-audit-log.ts';
 import { statement } from './statement-cache.ts';
 import { toIso, toIsoOrNull } from './timestamps.ts';
 import { inWriteTransaction } from './transaction.ts';
@@ -92,7 +95,7 @@ export class SqliteClientStore implements ClientStore {
     return row;
   }
 
-  async create(input: NewClient): Promise<StoredClient> {
+  async create(input: NewClient, audit?: AuditContext): Promise<StoredClient> {
     return inWriteTransaction(this.#db, () => {
       if (this.#row(input.clientId) !== undefined) throw new ValidationError('clientId', 'is already in use');
       statement(
@@ -113,7 +116,9 @@ export class SqliteClientStore implements ClientStore {
         input.secretHash,
         input.tokenLifetimeSeconds,
       );
-      return toClient(this.#existing(input.clientId));
+      const created = toClient(this.#existing(input.clientId));
+      if (audit !== undefined) appendAuditEvent(this.#db, clientCreatedEvent(audit, created));
+      return created;
     });
   }
 
@@ -130,7 +135,7 @@ export class SqliteClientStore implements ClientStore {
     return rows.map(toClient);
   }
 
-  async update(clientId: string, patch: ClientPatch): Promise<StoredClient> {
+  async update(clientId: string, patch: ClientPatch, audit?: AuditContext): Promise<StoredClient> {
     return inWriteTransaction(this.#db, () => {
       const current = this.#existing(clientId);
       if (current.status === 'revoked') throw new ClientRevokedError(clientId);
@@ -152,11 +157,14 @@ export class SqliteClientStore implements ClientStore {
         channel,
         clientId,
       );
-      return toClient(this.#existing(clientId));
+      const updated = toClient(this.#existing(clientId));
+      if (audit !== undefined)
+        appendAuditEvent(this.#db, clientUpdatedEvent(audit, toClient(current), updated));
+      return updated;
     });
   }
 
-  async revoke(clientId: string, by: Actor): Promise<StoredClient> {
+  async revoke(clientId: string, by: Actor, audit?: AuditContext): Promise<StoredClient> {
     return inWriteTransaction(this.#db, () => {
       const current = this.#existing(clientId);
       if (current.status === 'revoked') return toClient(current);
@@ -165,7 +173,9 @@ export class SqliteClientStore implements ClientStore {
         `UPDATE m2m_clients SET status = 'revoked', revoked_at = ?, revoked_by_user_id = ?, revoked_by_user_name = ?
          WHERE client_id = ?`,
       ).run(Date.now(), by.userId, by.userName, clientId);
-      return toClient(this.#existing(clientId));
+      const revoked = toClient(this.#existing(clientId));
+      if (audit !== undefined) appendAuditEvent(this.#db, clientRevokedEvent(audit, revoked));
+      return revoked;
     });
   }
 

@@ -1,5 +1,12 @@
 import type { DatabaseSync } from 'node:sqlite';
+import {
+  importBatchEvent,
+  productArchivedEvent,
+  productCreatedEvent,
+  productReplacedEvent,
+} from '../../audit/product-events.ts';
 import { NotFoundError } from '../../errors/request-errors.ts';
+import type { AuditContext } from '../../model/audit-event.ts';
 import type { ProductInput, ProductRecord } from '../../model/product.ts';
 import type {
   ActiveProductsPage,
@@ -9,6 +16,7 @@ import type {
 } from '../../ports/product-store.ts';
 import { identifierKey } from '../../search/identifier-key.ts';
 import { readProductsBySeq } from './read-products.ts';
+import { appendAuditEvent } from './sqlite-audit-log.ts';
 import { statement } from './statement-cache.ts';
 import { nextWriteTimestamp } from './timestamps.ts';
 import { inWriteTransaction } from './transaction.ts';
@@ -18,12 +26,18 @@ function keysOf(codes: readonly string[] | undefined): string[] {
   return (codes ?? []).map(identifierKey).filter((key) => key !== '');
 }
 
-export function writeProductBatch(db: DatabaseSync, inputs: readonly ProductInput[]): UpsertSummary {
+export function writeProductBatch(
+  db: DatabaseSync,
+  inputs: readonly ProductInput[],
+  audit?: AuditContext,
+): UpsertSummary {
   return inWriteTransaction(db, () => {
     const ts = nextWriteTimestamp(db);
     let created = 0;
     for (const input of inputs) if (writeProduct(db, input, ts, 'upsert').created) created += 1;
-    return { created, updated: inputs.length - created };
+    const summary = { created, updated: inputs.length - created };
+    if (audit !== undefined) appendAuditEvent(db, importBatchEvent(audit, summary));
+    return summary;
   });
 }
 
@@ -63,21 +77,30 @@ export class SqliteProductStore implements ProductStore {
     );
   }
 
-  async create(input: ProductInput): Promise<ProductRecord> {
+  async create(input: ProductInput, audit?: AuditContext): Promise<ProductRecord> {
     return inWriteTransaction(this.#db, () => {
       const { seq } = writeProduct(this.#db, input, nextWriteTimestamp(this.#db), 'create');
-      return this.#bySeq(seq);
+      const created = this.#bySeq(seq);
+      if (audit !== undefined) appendAuditEvent(this.#db, productCreatedEvent(audit, created));
+      return created;
     });
   }
 
-  async replace(id: string, input: ProductInput): Promise<ProductRecord> {
+  async replace(id: string, input: ProductInput, audit?: AuditContext): Promise<ProductRecord> {
     return inWriteTransaction(this.#db, () => {
-      const { seq } = writeProduct(this.#db, { ...input, id }, nextWriteTimestamp(this.#db), 'replace');
-      return this.#bySeq(seq);
+      const seq = audit === undefined ? undefined : this.#seqOf(id);
+      const before = seq === undefined ? undefined : this.#bySeq(seq);
+      const written = writeProduct(this.#db, { ...input, id }, nextWriteTimestamp(this.#db), 'replace');
+      const after = this.#bySeq(written.seq);
+      // `before` is undefined only when the product is absent, and writeProduct has thrown then.
+      if (audit !== undefined && before !== undefined) {
+        appendAuditEvent(this.#db, productReplacedEvent(audit, before, after));
+      }
+      return after;
     });
   }
 
-  async archive(id: string): Promise<ProductRecord> {
+  async archive(id: string, audit?: AuditContext): Promise<ProductRecord> {
     return inWriteTransaction(this.#db, () => {
       const seq = this.#seqOf(id);
       if (seq === undefined) throw new NotFoundError('Product', id);
@@ -85,12 +108,14 @@ export class SqliteProductStore implements ProductStore {
         nextWriteTimestamp(this.#db),
         seq,
       );
-      return this.#bySeq(seq);
+      const archived = this.#bySeq(seq);
+      if (audit !== undefined) appendAuditEvent(this.#db, productArchivedEvent(audit, archived));
+      return archived;
     });
   }
 
-  async upsertMany(inputs: readonly ProductInput[]): Promise<UpsertSummary> {
-    return writeProductBatch(this.#db, inputs);
+  async upsertMany(inputs: readonly ProductInput[], audit?: AuditContext): Promise<UpsertSummary> {
+    return writeProductBatch(this.#db, inputs, audit);
   }
 
   async listActive(options: { limit: number; afterSeq?: number }): Promise<ActiveProductsPage> {

@@ -1,7 +1,10 @@
 import type { DatabaseSync } from 'node:sqlite';
+import { webChannelCreatedEvent, webChannelRenamedEvent } from '../../audit/web-channel-events.ts';
 import { NotFoundError, ValidationError } from '../../errors/request-errors.ts';
+import type { AuditContext } from '../../model/audit-event.ts';
 import { WEB_CHANNEL_SLUG_PATTERN, type WebChannel, type WebChannelInput } from '../../model/web-channel.ts';
 import type { WebChannelStore } from '../../ports/web-channel-store.ts';
+import { appendAuditEvent } from './sqlite-audit-log.ts';
 import { statement } from './statement-cache.ts';
 import { toIso } from './timestamps.ts';
 import { inWriteTransaction } from './transaction.ts';
@@ -51,18 +54,25 @@ export class SqliteWebChannelStore implements WebChannelStore {
     return row === undefined ? undefined : toChannel(row);
   }
 
-  async create(input: WebChannelInput): Promise<WebChannel> {
+  async create(input: WebChannelInput, audit?: AuditContext): Promise<WebChannel> {
     return inWriteTransaction(this.#db, () => {
       insertWebChannel(this.#db, input, Date.now());
-      return toChannel(this.#row(input.slug) as ChannelRow);
+      const created = toChannel(this.#row(input.slug) as ChannelRow);
+      if (audit !== undefined) appendAuditEvent(this.#db, webChannelCreatedEvent(audit, created));
+      return created;
     });
   }
 
-  async rename(slug: string, name: string): Promise<WebChannel> {
+  async rename(slug: string, name: string, audit?: AuditContext): Promise<WebChannel> {
     return inWriteTransaction(this.#db, () => {
-      if (this.#row(slug) === undefined) throw new NotFoundError('Web channel', slug);
+      const before = this.#row(slug);
+      if (before === undefined) throw new NotFoundError('Web channel', slug);
       statement(this.#db, 'UPDATE web_channels SET name = ? WHERE slug = ?').run(name, slug);
-      return toChannel(this.#row(slug) as ChannelRow);
+      const renamed = toChannel(this.#row(slug) as ChannelRow);
+      if (audit !== undefined) {
+        appendAuditEvent(this.#db, webChannelRenamedEvent(audit, toChannel(before), renamed));
+      }
+      return renamed;
     });
   }
 }

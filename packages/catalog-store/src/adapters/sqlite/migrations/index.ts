@@ -5,6 +5,7 @@ import { ftsArchivedColumns } from './0004-fts-archived-columns.ts';
 import { productFacetCombinations } from './0005-product-facet-combinations.ts';
 import { productSearchDocuments } from './0006-product-search-documents.ts';
 import { sortIndexesCoverArchived } from './0007-sort-indexes-cover-archived.ts';
+import { auditEvents } from './0008-audit-events.ts';
 import type { Migration } from './migration.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -15,4 +16,5 @@ export const MIGRATIONS: readonly Migration[] = [
   productFacetCombinations,
   productSearchDocuments,
   sortIndexesCoverArchived,
+  auditEvents,
 ];

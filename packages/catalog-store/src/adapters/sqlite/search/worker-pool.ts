@@ -15,9 +15,41 @@ const WORKER_URL = new URL(
 
 type Request = WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, 'id'> : never) : never;
 
+/** What a search asked for, in a handful of values (a metrics label, never the query itself). */
+export type SearchKind = 'text' | 'identifier' | 'browse' | 'brand';
+
+/** How a job ended: answered, past its budget (SEARCH_TIMEOUT), or unprovable (SEARCH_INCOMPLETE...). */
+export type SearchJobOutcome = 'completed' | 'timeout' | 'incomplete';
+
+export interface SearchPoolLoad {
+  /** Jobs accepted but not yet running (in the pool's queue or behind another job in a worker's port). */
+  queued: number;
+  /** Workers running a job. */
+  busyWorkers: number;
+  workers: number;
+}
+
+/**
+ * Lets the server measure the pool (metrics) without this package knowing how: `watchLoad` is handed
+ * a reader of the current load once, `jobSettled` hears of every job as it ends.
+ */
+export interface SearchPoolObserver {
+  watchLoad?(load: () => SearchPoolLoad): void;
+  jobSettled?(job: { kind: SearchKind; outcome: SearchJobOutcome; seconds: number }): void;
+}
+
+function kindOf(request: WorkerRequest): SearchKind {
+  if (request.kind === 'brands') return 'brand';
+  const { query } = request.job;
+  if (query.terms.length > 0) return 'text';
+  return query.identifier === null ? 'browse' : 'identifier';
+}
+
 interface Job {
   id: number;
   request: WorkerRequest;
+  /** performance.now() when the job was accepted: its time includes the queueing. */
+  acceptedAt: number;
   resolve: (value: unknown) => void;
   reject: (error: StoreError) => void;
   timer: NodeJS.Timeout;
@@ -42,6 +74,7 @@ export interface WorkerPoolOptions {
   size: number;
   /** Budget per query, queueing included; past it the caller gets SEARCH_TIMEOUT. */
   timeoutMs: number;
+  observer?: SearchPoolObserver;
 }
 
 /**
@@ -58,6 +91,25 @@ export class SearchWorkerPool {
 
   constructor(options: WorkerPoolOptions) {
     this.#options = options;
+    options.observer?.watchLoad?.(() => this.#load());
+  }
+
+  #load(): SearchPoolLoad {
+    let waitingInPorts = 0;
+    let busyWorkers = 0;
+    for (const slot of this.#slots) {
+      if (slot.jobs.length > 0) busyWorkers += 1;
+      waitingInPorts += Math.max(0, slot.jobs.length - 1);
+    }
+    return { queued: this.#queue.length + waitingInPorts, busyWorkers, workers: this.#slots.length };
+  }
+
+  #report(job: Job, outcome: SearchJobOutcome): void {
+    this.#options.observer?.jobSettled?.({
+      kind: kindOf(job.request),
+      outcome,
+      seconds: (performance.now() - job.acceptedAt) / 1000,
+    });
   }
 
   run<R extends Request>(request: R): Promise<JobResult<R & WorkerRequest>> {
@@ -68,6 +120,7 @@ export class SearchWorkerPool {
       const job: Job = {
         id,
         request: { ...request, id } as WorkerRequest,
+        acceptedAt: performance.now(),
         resolve: resolve as (value: unknown) => void,
         reject,
         slot: null,
@@ -132,6 +185,7 @@ export class SearchWorkerPool {
     slot.jobs.splice(index, 1);
     if (slot.jobs.length === 0) slot.worker.unref();
     clearTimeout(job.timer);
+    this.#report(job, reply.ok ? 'completed' : 'incomplete');
     if (reply.ok) job.resolve(reply.result);
     else {
       const cause = new Error(reply.message);
@@ -146,6 +200,7 @@ export class SearchWorkerPool {
 
   #fail(job: Job, error: StoreError): void {
     clearTimeout(job.timer);
+    this.#report(job, 'incomplete');
     job.reject(error);
   }
 
@@ -172,6 +227,7 @@ export class SearchWorkerPool {
       // Not started yet: the worker will still run it, and its answer is ignored.
       slot.jobs.splice(index, 1);
     }
+    this.#report(job, 'timeout');
     job.reject(new SearchTimeoutError(this.#options.timeoutMs));
     this.#dispatch();
   }
