@@ -1,8 +1,12 @@
 import {
   healthCheck,
+  type ReadinessCheck,
   type RequestContextState,
+  readinessCheck,
   requestContext,
+  requestMetrics,
   requireForwardedHttps,
+  type ShutdownState,
   securityHeaders,
 } from '@catalog/server-runtime';
 import Koa from 'koa';
@@ -12,6 +16,8 @@ import type { ConcurrencyGate } from './limits/concurrency-gate.ts';
 import { signInAdmission } from './limits/sign-in-admission.ts';
 import { tokenRateLimit } from './limits/token-rate-limit.ts';
 import { interactionRoutes } from './login/interaction-routes.ts';
+import type { AuthMetrics } from './metrics/auth-metrics.ts';
+import { operationOf } from './metrics/operation-of.ts';
 import { mountProvider } from './oidc/mount-provider.ts';
 import type { ProviderHolder } from './oidc/provider-holder.ts';
 import { INTERACTION_PATH, OIDC_ROUTES } from './oidc/routes.ts';
@@ -34,6 +40,10 @@ export interface AuthServerDeps {
   readonly signInRequestsPerIp: RateLimiter;
   /** Keys the login form's CSRF tokens. */
   readonly csrfKey: Uint8Array;
+  readonly metrics: AuthMetrics;
+  /** What /ready checks (the store, the signing keys), and whether the process is stopping. */
+  readonly readiness: Readonly<Record<string, ReadinessCheck>>;
+  readonly shutdown: ShutdownState;
 }
 
 /** Builds the token server without listening, so tests and main.ts start it the same way. */
@@ -46,11 +56,20 @@ export function createApp(deps: AuthServerDeps): Koa<RequestContextState> {
     maxIpsCount: 1,
   });
   const healthPath = `${config.basePath}/health`;
+  const readyPath = `${config.basePath}/ready`;
+  const { metrics } = deps;
+  // First, so that every answer is counted, the refusals of the middleware below included.
+  if (metrics.enabled) app.use(requestMetrics(metrics.registry, operationOf(config.basePath)));
   app.use(requestContext(logger));
   app.use(securityHeaders());
-  if (config.transport.mode === 'behind-proxy') app.use(requireForwardedHttps(healthPath));
+  if (config.transport.mode === 'behind-proxy') app.use(requireForwardedHttps(healthPath, readyPath));
   app.use(healthCheck(healthPath, 'auth-server'));
-  app.use(tokenRateLimit(`${config.basePath}${OIDC_ROUTES.token}`, deps.tokenRequestsPerIp));
+  app.use(readinessCheck(readyPath, deps.readiness, deps.shutdown));
+  app.use(
+    tokenRateLimit(`${config.basePath}${OIDC_ROUTES.token}`, deps.tokenRequestsPerIp, () =>
+      metrics.tokenOutcome('rate_limited'),
+    ),
+  );
   app.use(
     signInAdmission({
       authorizationPath: `${config.basePath}${OIDC_ROUTES.authorization}`,

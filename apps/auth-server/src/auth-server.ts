@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { loadClientSecretPepper } from '@catalog/server-runtime';
+import { loadClientSecretPepper, ShutdownState } from '@catalog/server-runtime';
 import { catalogDatabasePath, openSqliteCatalogStore } from '@catalog/store';
 import type { Logger } from 'pino';
 import { LoginLockout } from './accounts/login-lockout.ts';
@@ -16,6 +16,7 @@ import { readSigningKeySet } from './keys/signing-key-file.ts';
 import { type SigningKeySet, signingKeysFile } from './keys/signing-key-set.ts';
 import { watchSigningKeys } from './keys/watch-signing-keys.ts';
 import { ConcurrencyGate } from './limits/concurrency-gate.ts';
+import { AuthMetrics } from './metrics/auth-metrics.ts';
 import { adapterFactory } from './oidc/adapter-factory.ts';
 import { type ClientSecretVerifier, pepperedSecretVerifier } from './oidc/client-secret-check.ts';
 import { createProvider } from './oidc/create-provider.ts';
@@ -30,23 +31,32 @@ export interface AuthServer {
   close(): Promise<void>;
 }
 
+// No client has this id: the lookup reads the clients table's index and finds nothing.
+const PROBE_CLIENT_ID = 'readiness-probe';
+
 /**
  * Wires the token server: the shared store, the client-secret pepper, the signing keys (created on
  * first start, reloaded when `pnpm admin keys rotate` replaces them), the rate limits and the Koa
  * app. Rate limits are counted in this process unless `rateLimiters` says otherwise;
- * `secretVerifier` lets a test observe the client-secret checks.
+ * `secretVerifier` lets a test observe the client-secret checks. /ready passes once the store answers
+ * and the provider (with the signing keys) is in service, until `shutdown` starts draining.
  */
 export async function buildAuthServer({
   config,
   logger,
   rateLimiters = memoryRateLimiters,
   secretVerifier = pepperedSecretVerifier,
+  metrics = new AuthMetrics({ enabled: false }),
+  shutdown = new ShutdownState(),
 }: {
   readonly config: AuthServerConfig;
   readonly logger: Logger;
   readonly rateLimiters?: RateLimiterFactory;
   readonly secretVerifier?: (pepper: Uint8Array) => ClientSecretVerifier;
+  readonly metrics?: AuthMetrics;
+  readonly shutdown?: ShutdownState;
 }): Promise<AuthServer> {
+  const limiterOf = metrics.meteredRateLimiters(rateLimiters);
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const pepper = await loadClientSecretPepper({
     dataDir: config.dataDir,
@@ -61,7 +71,7 @@ export async function buildAuthServer({
   const signIns = new SignInStore({ capacity: limits.signInCapacity });
   const adapter = adapterFactory({
     clients,
-    perClient: rateLimiters('token-client', limits.tokenPerClient),
+    perClient: limiterOf('token-client', limits.tokenPerClient),
     signIns,
   });
   const verifier = secretVerifier(pepper);
@@ -85,6 +95,7 @@ export async function buildAuthServer({
         clients,
         logger,
         proxy: config.transport.mode === 'behind-proxy',
+        onTokenOutcome: (outcome) => metrics.tokenOutcome(outcome),
       }),
     );
     logger.info(
@@ -112,17 +123,26 @@ export async function buildAuthServer({
     provider: holder,
     accounts,
     loginAttempts: new LoginLockout({
-      perEmail: rateLimiters('login-email', limits.loginFailuresPerEmail),
-      perIp: rateLimiters('login-ip', limits.loginFailuresPerIp),
+      perEmail: limiterOf('login-email', limits.loginFailuresPerEmail),
+      perIp: limiterOf('login-ip', limits.loginFailuresPerIp),
     }),
     passwordChecks: new ConcurrencyGate({
       concurrency: limits.passwordCheckConcurrency,
       queue: limits.passwordCheckQueue,
     }),
     signIns,
-    tokenRequestsPerIp: rateLimiters('token-ip', limits.tokenPerIp),
-    signInRequestsPerIp: rateLimiters('sign-in-ip', limits.signInPerIp),
+    tokenRequestsPerIp: limiterOf('token-ip', limits.tokenPerIp),
+    signInRequestsPerIp: limiterOf('sign-in-ip', limits.signInPerIp),
     csrfKey: randomBytes(32),
+    metrics,
+    readiness: {
+      store: async () => {
+        await store.clients.get(PROBE_CLIENT_ID);
+        return true;
+      },
+      signingKeys: () => holder.installed,
+    },
+    shutdown,
   });
   return {
     handler: app.callback(),

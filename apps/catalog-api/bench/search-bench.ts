@@ -1,6 +1,7 @@
 // `pnpm bench` (API part): throughput and p99 of GET /products/search (a typical query, 20 hits) at
 // concurrency 32 over TLS, against a baseline measured in the same run: the same Koa stack returning a
-// precomputed body of the same size (bench/baseline-server.ts). Loopback only, bounded in time.
+// precomputed body of the same size (bench/baseline-server.ts); and the cost of the Prometheus metrics:
+// the same search against a second API process with METRICS_ENABLED=false. Loopback only, bounded in time.
 // Results also go to .bench/results.json for scripts/performance-report.mjs.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -16,9 +17,29 @@ const WARMUP_MS = 2_000;
 const MEASURE_MS = Number(process.env.BENCH_SECONDS ?? '10') * 1000;
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? '20000');
 
+/** The figures comparing metrics on (the measured API, as deployed) with metrics off. */
+const METRICS_GROUP = 'Metrics on (default) vs off';
+
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 type Load = Awaited<ReturnType<typeof closedLoopLoad>>;
+
+/** Two rounds of one configuration as one: requests over time, each percentile the rounds' mean. */
+function pooled(a: Load, b: Load): Load {
+  const mean = (x: number, y: number) => Number(((x + y) / 2).toFixed(1));
+  return {
+    ...a,
+    seconds: a.seconds + b.seconds,
+    requests: a.requests + b.requests,
+    requestsPerSecond: Math.round((a.requests + b.requests) / (a.seconds + b.seconds)),
+    latencyMs: {
+      p50: mean(a.latencyMs.p50, b.latencyMs.p50),
+      p95: mean(a.latencyMs.p95, b.latencyMs.p95),
+      p99: mean(a.latencyMs.p99, b.latencyMs.p99),
+    },
+    unexpected: a.unexpected + b.unexpected,
+  };
+}
 
 /** The shape read by scripts/performance-report.mjs. */
 async function writeResults(run: {
@@ -27,8 +48,10 @@ async function writeResults(run: {
   bodyBytes: number;
   search: Load;
   baseline: Load;
+  metricsOff: Load;
+  metricsOn: Load;
 }) {
-  const { search, baseline } = run;
+  const { search, baseline, metricsOff, metricsOn } = run;
   const versus = (name: string, value: number, base: number, unit: string) => ({
     name,
     value,
@@ -57,8 +80,14 @@ async function writeResults(run: {
       versus('latency p95', search.latencyMs.p95, baseline.latencyMs.p95, 'ms'),
       versus('latency p99', search.latencyMs.p99, baseline.latencyMs.p99, 'ms'),
       versus('unexpected statuses', search.unexpected, baseline.unexpected, 'responses'),
+      ...[
+        versus('throughput', metricsOn.requestsPerSecond, metricsOff.requestsPerSecond, 'requests/s'),
+        versus('latency p50', metricsOn.latencyMs.p50, metricsOff.latencyMs.p50, 'ms'),
+        versus('latency p99', metricsOn.latencyMs.p99, metricsOff.latencyMs.p99, 'ms'),
+      ].map((figure) => ({ ...figure, group: METRICS_GROUP })),
     ],
     notes: [
+      `${METRICS_GROUP}: the same search against a second API process on the same database with METRICS_ENABLED=false (no request metrics, no process metrics, no metrics listener); off and on alternate in the same run (off, on, on, off), throughput pooled over both rounds, latencies the mean of the two rounds' percentiles.`,
       'Baseline: the same Koa stack (request context, error body, rate-limit middleware with the limits off, JSON body parsing, token verification) answering the same path with a precomputed body of the same size, measured just before, in the same run. The ratio isolates what the store, the search engine and the projection cost.',
     ],
   };
@@ -135,6 +164,20 @@ try {
     },
   });
   started.push(baseline);
+  // The same API without metrics, on the same database (already seeded: it starts at once).
+  const withoutMetrics = await spawnService({
+    entry: here('../src/main.ts'),
+    env: {
+      ...quiet,
+      DATA_DIR: dataDir,
+      CATALOG_API_PORT: '0',
+      PUBLIC_AUTH_URL: auth.url,
+      DEMO_CATALOGUE_PRODUCTS: String(PRODUCTS),
+      METRICS_ENABLED: 'false',
+    },
+    timeoutMs: 600_000,
+  });
+  started.push(withoutMetrics);
 
   const load = (baseUrl: string) =>
     closedLoopLoad({
@@ -146,7 +189,14 @@ try {
       request: { path, headers },
     });
   const baselineResult = await load(baseline.url);
+  // Metrics off and on in the order off, on, on, off: a machine whose load drifts steadily during
+  // the run biases neither.
+  const offFirst = await load(withoutMetrics.url);
   const searchResult = await load(api.url);
+  const onSecond = await load(api.url);
+  const offSecond = await load(withoutMetrics.url);
+  const metricsOffResult = pooled(offFirst, offSecond);
+  const metricsOnResult = pooled(searchResult, onSecond);
 
   process.stdout.write(
     `${JSON.stringify({
@@ -160,6 +210,11 @@ try {
       search: searchResult,
       throughputRatio: Number((searchResult.requestsPerSecond / baselineResult.requestsPerSecond).toFixed(2)),
       p99Ratio: Number((searchResult.latencyMs.p99 / baselineResult.latencyMs.p99).toFixed(2)),
+      metricsOff: metricsOffResult,
+      metricsOn: metricsOnResult,
+      metricsOnOffThroughputRatio: Number(
+        (metricsOnResult.requestsPerSecond / metricsOffResult.requestsPerSecond).toFixed(3),
+      ),
     })}\n`,
   );
   await writeResults({
@@ -168,6 +223,8 @@ try {
     bodyBytes: Buffer.byteLength(sample.body),
     search: searchResult,
     baseline: baselineResult,
+    metricsOff: metricsOffResult,
+    metricsOn: metricsOnResult,
   });
 } finally {
   await Promise.all(started.map((service) => service.stop()));

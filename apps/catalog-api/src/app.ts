@@ -1,4 +1,12 @@
-import { healthCheck, requestContext, requireForwardedHttps, securityHeaders } from '@catalog/server-runtime';
+import {
+  healthCheck,
+  readinessCheck,
+  requestContext,
+  requestMetrics,
+  requireForwardedHttps,
+  ShutdownState,
+  securityHeaders,
+} from '@catalog/server-runtime';
 import type { CatalogStore } from '@catalog/store';
 import Router from '@koa/router';
 import Koa from 'koa';
@@ -10,7 +18,10 @@ import { authenticate } from './http/authenticate.ts';
 import { checkClientStatus } from './http/check-client-status.ts';
 import { errorBody } from './http/error-body.ts';
 import { rateLimits } from './http/rate-limits.ts';
+import { apiReadinessChecks } from './http/readiness-checks.ts';
 import { refuseQueryAccessToken } from './http/refuse-query-access-token.ts';
+import { CatalogMetrics } from './metrics/catalog-metrics.ts';
+import { operationOf } from './metrics/operation-of.ts';
 import { adminCatalogueRoutes } from './routes/admin-catalogue.ts';
 import { apiDocsRoutes } from './routes/api-docs.ts';
 import { catalogBrandRoutes } from './routes/catalog-brands.ts';
@@ -29,6 +40,10 @@ export interface CatalogApiDeps {
   /** The pepper that keys client-secret hashes (shared with the token server). */
   readonly secretPepper: Uint8Array;
   readonly now?: () => Date;
+  /** Counts what operators watch; none kept (and no per-request cost) when absent. */
+  readonly metrics?: CatalogMetrics;
+  /** Turns /ready to 503 once the process stops; never, when absent. */
+  readonly shutdown?: ShutdownState;
 }
 
 /** Builds the catalog API without listening, so tests and main.ts start it the same way. */
@@ -36,16 +51,29 @@ export function createApp(deps: CatalogApiDeps): Koa<AppState> {
   const { config, logger, store } = deps;
   const app = new Koa<AppState>({ proxy: config.transport.mode === 'behind-proxy' });
   const healthPath = `${config.basePath}/health`;
+  const readyPath = `${config.basePath}/ready`;
+  const metrics = deps.metrics ?? new CatalogMetrics({ enabled: false });
+  const router = new Router<AppState>({ prefix: config.basePath });
 
+  // First, so that every answer is counted, the refusals of the middleware below included.
+  if (metrics.enabled) {
+    const probes = new Map([
+      [healthPath, 'health'],
+      [readyPath, 'ready'],
+    ]);
+    app.use(requestMetrics(metrics.registry, operationOf(router, probes)));
+  }
   app.use(requestContext(logger));
   app.use(securityHeaders());
-  if (config.transport.mode === 'behind-proxy') app.use(requireForwardedHttps(healthPath));
+  if (config.transport.mode === 'behind-proxy') app.use(requireForwardedHttps(healthPath, readyPath));
   app.use(errorBody());
   app.use(refuseQueryAccessToken());
   app.use(healthCheck(healthPath, 'catalog-api'));
-  app.use(rateLimits(config.rateLimits, healthPath));
+  app.use(
+    readinessCheck(readyPath, apiReadinessChecks(store, deps.verifier), deps.shutdown ?? new ShutdownState()),
+  );
+  app.use(rateLimits(config.rateLimits, healthPath, (limiter) => metrics.rateLimited(limiter)));
 
-  const router = new Router<AppState>({ prefix: config.basePath });
   const routeDeps: RouteDeps = {
     store,
     config,
@@ -53,7 +81,7 @@ export function createApp(deps: CatalogApiDeps): Koa<AppState> {
     now: deps.now ?? (() => new Date()),
     guards: {
       authenticate: authenticate(deps.verifier),
-      checkClientStatus: checkClientStatus(store, deps.usage),
+      checkClientStatus: checkClientStatus(store, deps.usage, metrics),
     },
   };
   // Fixed paths first: /brands/overview must not be taken for GET /brands/{id}.

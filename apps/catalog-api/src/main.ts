@@ -3,6 +3,7 @@ import { catalogDatabasePath, ensureDemoCatalogue, openSqliteCatalogStore } from
 import { createApp } from './app.ts';
 import { createTokenVerifier } from './auth/token-verifier.ts';
 import { loadCatalogApiConfig } from './config/config.ts';
+import { CatalogMetrics } from './metrics/catalog-metrics.ts';
 import { UsageCounter } from './usage/usage-counter.ts';
 
 try {
@@ -11,22 +12,26 @@ try {
     service: 'catalog-api',
     settings: config,
     portVariable: 'CATALOG_API_PORT',
-    build: async (logger) => {
+    build: async (logger, shutdown) => {
+      const metrics = new CatalogMetrics({ enabled: config.metrics.enabled });
       const store = openSqliteCatalogStore({
         databasePath: catalogDatabasePath(config.dataDir),
         searchTimeoutMs: config.searchTimeoutMs,
+        searchObserver: metrics.searchObserver,
       });
       if (config.demoCatalogueProducts > 0) {
         const seeded = await ensureDemoCatalogue(store, { products: config.demoCatalogueProducts });
         if (seeded) logger.info({ products: config.demoCatalogueProducts }, 'demo catalogue generated');
       }
-      const usage = new UsageCounter(store.clients, logger);
+      const usage = new UsageCounter(store.clients, logger, metrics);
       usage.start(config.usageFlushMs);
       const app = createApp({
         config,
         logger,
         store,
         usage,
+        metrics,
+        shutdown,
         verifier: createTokenVerifier(config.tokens),
         secretPepper: await loadClientSecretPepper({
           dataDir: config.dataDir,
@@ -35,6 +40,7 @@ try {
       });
       return {
         handler: app.callback(),
+        metrics: metrics.registry,
         close: async () => {
           await usage.stop();
           await store.close();

@@ -21,10 +21,18 @@ export { ListenError, type ListenOptions, listen, type RunningServer } from './h
 export { serviceUrl } from './http/service-url.ts';
 export { onShutdownSignal } from './http/shutdown.ts';
 export { healthCheck } from './koa/health.ts';
+export {
+  type ReadinessBody,
+  type ReadinessCheck,
+  readiness,
+  readinessCheck,
+  ShutdownState,
+} from './koa/readiness.ts';
 export { type RequestContextState, requestContext } from './koa/request-context.ts';
 export { requireForwardedHttps } from './koa/require-forwarded-https.ts';
 export { securityHeaders } from './koa/security-headers.ts';
 export { createLogger } from './logging/logger.ts';
+export * from './metrics/index.ts';
 export {
   type ServiceParts,
   type ServiceSettings,

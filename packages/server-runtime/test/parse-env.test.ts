@@ -78,7 +78,13 @@ describe('configuration is validated once at start-up', () => {
   });
 
   it('sets connection time-outs from the environment, with defaults', () => {
-    const variables = { portVariable: 'PORT', defaultPort: 3000, publicUrlVariable: 'PUBLIC_URL' };
+    const variables = {
+      portVariable: 'PORT',
+      defaultPort: 3000,
+      publicUrlVariable: 'PUBLIC_URL',
+      metricsPortVariable: 'METRICS_PORT',
+      defaultMetricsPort: 9464,
+    };
     expect(loadServiceSettings('test', variables, {}, z.object({})).settings.timeouts).toEqual(
       DEFAULT_CONNECTION_TIMEOUTS,
     );

@@ -78,7 +78,13 @@ export function loadAuthServerConfig(
 ): AuthServerConfig {
   const { settings, extra } = loadServiceSettings(
     'auth-server',
-    { portVariable: 'AUTH_SERVER_PORT', defaultPort: 4000, publicUrlVariable: 'PUBLIC_AUTH_URL' },
+    {
+      portVariable: 'AUTH_SERVER_PORT',
+      defaultPort: 4000,
+      publicUrlVariable: 'PUBLIC_AUTH_URL',
+      metricsPortVariable: 'AUTH_METRICS_PORT',
+      defaultMetricsPort: 9465,
+    },
     env,
     authServerOwnEnv,
   );

@@ -1,7 +1,9 @@
 import Provider from 'oidc-provider';
 import type { Logger } from 'pino';
+import type { TokenOutcome } from '../metrics/auth-metrics.ts';
 import type { IssuableClients } from '../ports/issuable-clients.ts';
 import { type ClientSecretVerifier, clientSecretCheck } from './client-secret-check.ts';
+import { countTokenOutcomes } from './count-token-outcomes.ts';
 import { type ProviderConfigurationInput, providerConfiguration } from './provider-configuration.ts';
 import { recordTokenExchange } from './record-token-exchange.ts';
 import { OIDC_ROUTES } from './routes.ts';
@@ -15,6 +17,8 @@ export interface CreateProviderInput extends ProviderConfigurationInput {
   readonly logger: Logger;
   /** Behind a TLS-terminating proxy the protocol comes from X-Forwarded-Proto. */
   readonly proxy: boolean;
+  /** Hears how each token request ended (the metrics). */
+  readonly onTokenOutcome?: (outcome: TokenOutcome) => void;
 }
 
 /** One provider instance for the current signing keys; rebuilt when the keys change. */
@@ -33,6 +37,7 @@ export function createProvider(input: CreateProviderInput): Provider {
   ) {
     return secrets.compare(actual, this.clientSecret ?? '');
   };
+  if (input.onTokenOutcome) provider.use(countTokenOutcomes(OIDC_ROUTES.token, input.onTokenOutcome));
   provider.use(tokenEndpointErrors(OIDC_ROUTES.token));
   provider.use(secrets.equalWork);
   provider.use(recordTokenExchange(OIDC_ROUTES.token, input.clients, input.logger));

@@ -15,6 +15,11 @@ export class ProviderHolder {
     this.#markReady = resolve;
   });
 
+  /** Whether a provider (and so the signing keys) is in service: readiness. */
+  get installed(): boolean {
+    return this.#current !== undefined;
+  }
+
   install(provider: Provider): void {
     this.#current = { provider, handler: provider.callback() as Handler };
     this.#markReady();

@@ -16,6 +16,11 @@ import { InvalidTokenError, TokenVerificationUnavailableError } from './token-er
 export interface TokenVerifier {
   /** The caller behind a token; InvalidTokenError (401) or TokenVerificationUnavailableError (503). */
   verify(token: string): Promise<Principal>;
+  /**
+   * Whether tokens can be verified now (readiness): the keys were fetched within their cache
+   * lifetime and the last fetch succeeded, or a fetch made now succeeds.
+   */
+  keysAvailable(): Promise<boolean>;
 }
 
 // Keys are cached for 10 minutes; an unknown `kid` refetches at once, at most every 30 seconds.
@@ -61,6 +66,8 @@ function principalOf(payload: JWTPayload, type: unknown): Principal {
 export function createTokenVerifier(config: TokenTrustConfig): TokenVerifier {
   const ca = config.caFile === undefined ? undefined : readFileSync(config.caFile, 'utf8');
   const dispatcher = new Agent({ connect: ca === undefined ? {} : { ca } });
+  // Whether the latest fetch of the keys got them: a failed one makes the API not ready.
+  let lastFetchOk = false;
   const keys = createRemoteJWKSet(new URL(config.jwksUrl), {
     cacheMaxAge: JWKS_CACHE_MS,
     cooldownDuration: JWKS_COOLDOWN_MS,
@@ -72,7 +79,16 @@ export function createTokenVerifier(config: TokenTrustConfig): TokenVerifier {
         redirect: options.redirect,
         signal: options.signal,
         dispatcher,
-      }) as unknown as Promise<Response>,
+      }).then(
+        (response) => {
+          lastFetchOk = response.ok;
+          return response as unknown as Response;
+        },
+        (error: unknown) => {
+          lastFetchOk = false;
+          throw error;
+        },
+      ),
   });
 
   return {
@@ -92,6 +108,15 @@ export function createTokenVerifier(config: TokenTrustConfig): TokenVerifier {
         }
         // The keys could not be fetched: the token may well be good, so this is not a 401.
         throw new TokenVerificationUnavailableError({ cause: error });
+      }
+    },
+    async keysAvailable() {
+      if (keys.fresh && lastFetchOk) return true;
+      try {
+        await keys.reload();
+        return true;
+      } catch {
+        return false;
       }
     },
   };

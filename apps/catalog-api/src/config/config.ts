@@ -74,7 +74,13 @@ export function loadCatalogApiConfig(
 ): CatalogApiConfig {
   const { settings, extra } = loadServiceSettings(
     'catalog-api',
-    { portVariable: 'CATALOG_API_PORT', defaultPort: 3000, publicUrlVariable: 'PUBLIC_CATALOG_URL' },
+    {
+      portVariable: 'CATALOG_API_PORT',
+      defaultPort: 3000,
+      publicUrlVariable: 'PUBLIC_CATALOG_URL',
+      metricsPortVariable: 'METRICS_PORT',
+      defaultMetricsPort: 9464,
+    },
     env,
     catalogApiOwnEnv,
   );

@@ -8,6 +8,7 @@ import {
 } from '@catalog/store';
 import type { Middleware } from 'koa';
 import type { UserPrincipal } from '../auth/principal.ts';
+import type { CatalogMetrics } from '../metrics/catalog-metrics.ts';
 import type { UsageCounter } from '../usage/usage-counter.ts';
 import type { AppState } from './app-state.ts';
 import { GatewayError } from './gateway-error.ts';
@@ -20,7 +21,7 @@ const isActiveAdmin = (user: AdminUser | undefined): user is AdminUser =>
  *
  * An M2M caller: counts the call; a revoked or expired client's tokens are refused (403, spec 3,
  * 5.8). When the store cannot answer, the token is accepted until it expires, as the spec allows,
- * and that is logged.
+ * and that is logged and counted (catalog_revocation_checks_failed_open_total).
  *
  * An administrator (ID token): refused with the admin routes' 403 "Admin role required" when the
  * account is disabled, deleted or no longer in the admin group, although the token (up to an hour
@@ -31,6 +32,7 @@ const isActiveAdmin = (user: AdminUser | undefined): user is AdminUser =>
 export function checkClientStatus(
   store: Pick<CatalogStore, 'clients' | 'adminUsers'>,
   usage: UsageCounter,
+  metrics?: Pick<CatalogMetrics, 'revocationFailedOpen'>,
   now: () => number = Date.now,
 ): Middleware<AppState> {
   const checkAdmin = async (principal: UserPrincipal) => {
@@ -62,6 +64,7 @@ export function checkClientStatus(
     try {
       client = await store.clients.get(principal.clientId);
     } catch (error) {
+      metrics?.revocationFailedOpen();
       ctx.state.log.warn(
         { err: error, clientId: principal.clientId },
         'revocation check unavailable: accepting the token until it expires',

@@ -52,7 +52,7 @@ export function apiDocsRoutes(router: Router<AppState>, { guards, config }: Rout
     ctx.body = docsPage(basePath);
   });
 
-  router.get('/docs/assets/:file', async (ctx) => {
+  router.get('getApiReferenceAsset', '/docs/assets/:file', async (ctx) => {
     const { file } = ctx.params;
     if (file === 'start.js') {
       ctx.type = 'text/javascript; charset=utf-8';

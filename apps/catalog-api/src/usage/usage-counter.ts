@@ -1,5 +1,6 @@
 import type { ClientStore } from '@catalog/store';
 import type { Logger } from 'pino';
+import type { CatalogMetrics } from '../metrics/catalog-metrics.ts';
 
 /**
  * Counts API calls per client in memory and adds them to the store in batches, so a busy client
@@ -9,12 +10,14 @@ import type { Logger } from 'pino';
 export class UsageCounter {
   readonly #clients: ClientStore;
   readonly #logger: Logger;
+  readonly #metrics: Pick<CatalogMetrics, 'usageFlushed'> | undefined;
   #pending = new Map<string, number>();
   #timer: NodeJS.Timeout | undefined;
 
-  constructor(clients: ClientStore, logger: Logger) {
+  constructor(clients: ClientStore, logger: Logger, metrics?: Pick<CatalogMetrics, 'usageFlushed'>) {
     this.#clients = clients;
     this.#logger = logger;
+    this.#metrics = metrics;
   }
 
   record(clientId: string): void {
@@ -24,14 +27,19 @@ export class UsageCounter {
   async flush(): Promise<void> {
     const batch = this.#pending;
     this.#pending = new Map();
+    // A flush with nothing to write is not a write: only real flushes are counted.
+    if (batch.size === 0) return;
+    let failed = false;
     for (const [clientId, calls] of batch) {
       try {
         await this.#clients.recordUsage(clientId, calls);
       } catch (error) {
+        failed = true;
         this.#pending.set(clientId, (this.#pending.get(clientId) ?? 0) + calls);
         this.#logger.warn({ err: error, clientId, calls }, 'usage counts kept for the next flush');
       }
     }
+    this.#metrics?.usageFlushed(failed ? 'failed' : 'ok');
   }
 
   /** Flushes every `intervalMs`; 0 writes only on stop (and on explicit flush). */

@@ -17,6 +17,7 @@ import { type CatalogStore, catalogDatabasePath, openSqliteCatalogStore } from '
 import { createApp } from '../../src/app.ts';
 import { createTokenVerifier } from '../../src/auth/token-verifier.ts';
 import { loadCatalogApiConfig } from '../../src/config/config.ts';
+import type { CatalogMetrics } from '../../src/metrics/catalog-metrics.ts';
 import { UsageCounter } from '../../src/usage/usage-counter.ts';
 
 export interface ApiOverStore {
@@ -34,6 +35,8 @@ export async function startApiOverStore(input: {
   readonly dataDirPrefix: string;
   /** The parts of the store the API is given instead of the real ones. */
   readonly wrap: (store: CatalogStore) => Partial<CatalogStore>;
+  /** The API's metrics, for a test that reads them from the registry. */
+  readonly metrics?: CatalogMetrics;
 }): Promise<ApiOverStore> {
   const dataDir = await mkdtemp(join(tmpdir(), input.dataDirPrefix));
   const tls = await ensureLocalTls(dataDir);
@@ -54,7 +57,8 @@ export async function startApiOverStore(input: {
       ...input.wrap(store),
     },
     verifier: createTokenVerifier(config.tokens),
-    usage: new UsageCounter(store.clients, logger),
+    usage: new UsageCounter(store.clients, logger, input.metrics),
+    ...(input.metrics === undefined ? {} : { metrics: input.metrics }),
     secretPepper: await loadClientSecretPepper({ dataDir }),
   });
   const server: RunningServer = await listen({

@@ -26,6 +26,14 @@ const milliseconds = (fallback: number) =>
     .max(3_600_000, 'must be at most 3600000 (one hour)')
     .default(fallback);
 
+/** How long a stopping server keeps serving after /ready turned 503, so a balancer stops sending first. */
+const drainMilliseconds = z.coerce
+  .number({ error: 'must be a number of milliseconds' })
+  .int('must be a whole number of milliseconds')
+  .min(0, 'must be 0 (close at once) or more')
+  .max(600_000, 'must be at most 600000 (ten minutes)')
+  .default(5000);
+
 export const httpsUrl = z
   .url({ protocol: /^https$/, error: 'must be an absolute https:// URL' })
   .transform((value) => value.replace(/\/+$/, ''));
@@ -52,6 +60,7 @@ export const commonServerEnv = z
     HTTP_HEADERS_TIMEOUT_MS: milliseconds(DEFAULT_CONNECTION_TIMEOUTS.headersMs),
     HTTP_REQUEST_TIMEOUT_MS: milliseconds(DEFAULT_CONNECTION_TIMEOUTS.requestMs),
     HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(DEFAULT_CONNECTION_TIMEOUTS.keepAliveMs),
+    SHUTDOWN_DRAIN_MS: drainMilliseconds,
   })
   .refine((env) => (env.TLS_CERT_FILE === undefined) === (env.TLS_KEY_FILE === undefined), {
     message: 'TLS_CERT_FILE and TLS_KEY_FILE must be set together',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type MetricsSettings, metricsEnv, metricsSettingsFrom } from '../metrics/metrics-settings.ts';
 import type { ServiceSettings } from '../start-http-service.ts';
 import {
   commonServerEnv,
@@ -17,15 +18,19 @@ export interface ServiceVariables {
   readonly defaultPort: number;
   /** e.g. PUBLIC_CATALOG_URL */
   readonly publicUrlVariable: string;
+  /** e.g. METRICS_PORT; each server has its own, as `pnpm start` gives both one environment. */
+  readonly metricsPortVariable: string;
+  readonly defaultMetricsPort: number;
 }
 
 export interface ServiceSettingsWithData extends ServiceSettings {
   readonly dataDir: string;
+  readonly metrics: MetricsSettings;
 }
 
 /**
  * Parses the variables every server has (DATA_DIR, HOST, BASE_PATH, LOG_LEVEL, TLS, TRUST_PROXY,
- * connection time-outs, its port and its public URL) plus the service's own `extra` schema,
+ * connection time-outs, the shutdown drain, its port, its public URL and its metrics listener) plus the service's own `extra` schema,
  * reporting all problems at once.
  */
 export function loadServiceSettings<E extends z.ZodObject>(
@@ -34,12 +39,14 @@ export function loadServiceSettings<E extends z.ZodObject>(
   env: Env,
   extra: E,
 ): { readonly settings: ServiceSettingsWithData; readonly extra: z.output<E> } {
-  const schema = commonServerEnv.and(
-    z.object({
-      [variables.portVariable]: portSchema(variables.portVariable, variables.defaultPort),
-      [variables.publicUrlVariable]: httpsUrl.optional(),
-    }),
-  );
+  const schema = commonServerEnv
+    .and(
+      z.object({
+        [variables.portVariable]: portSchema(variables.portVariable, variables.defaultPort),
+        [variables.publicUrlVariable]: httpsUrl.optional(),
+      }),
+    )
+    .and(metricsEnv(variables.metricsPortVariable, variables.defaultMetricsPort));
   const parsed = parseEnv(service, schema.and(extra), env) as z.output<typeof commonServerEnv> &
     Record<string, unknown> &
     z.output<E>;
@@ -52,6 +59,8 @@ export function loadServiceSettings<E extends z.ZodObject>(
     transport: transportFrom(parsed),
     timeouts: connectionTimeoutsFrom(parsed),
     publicUrl: parsed[variables.publicUrlVariable] as string | undefined,
+    shutdownDrainMs: parsed.SHUTDOWN_DRAIN_MS,
+    metrics: metricsSettingsFrom(parsed, variables.metricsPortVariable),
   });
   return Object.freeze({ settings, extra: parsed });
 }

@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
 
 /**
- * Runs `stop` once on SIGTERM or SIGINT and exits 0 when it completes (1 if it fails).
+ * Runs `stop` once on SIGTERM or SIGINT (telling which) and exits 0 when it completes (1 if it fails).
  * A second signal while stopping exits at once, for an operator who really means it.
  */
-export function onShutdownSignal(logger: Logger, stop: () => Promise<void>): void {
+export function onShutdownSignal(logger: Logger, stop: (signal: NodeJS.Signals) => Promise<void>): void {
   let stopping = false;
   const handle = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -13,7 +13,7 @@ export function onShutdownSignal(logger: Logger, stop: () => Promise<void>): voi
     }
     stopping = true;
     logger.info({ signal }, 'stopping');
-    stop().then(
+    stop(signal).then(
       () => {
         logger.info('stopped');
         process.exit(0);

@@ -1,6 +1,12 @@
 // Helpers that start and call the real servers, for tests and benchmarks; not used at run time.
 
 export { requestAccessToken } from './request-access-token.ts';
+export {
+  type MetricFamily,
+  type MetricSample,
+  MetricsScrape,
+  scrapeMetrics,
+} from './scrape-metrics.ts';
 export { type ServerPair, spawnServerPair } from './spawn-server-pair.ts';
 export {
   type ExitResult,

@@ -27,7 +27,7 @@ export async function spawnServerPair(options: {
   const sourceConditions = options.sourceConditions ?? true;
   const auth = await spawnService({
     entry: options.authEntry,
-    env: { DATA_DIR: options.dataDir, AUTH_SERVER_PORT: '0', ...options.authEnv },
+    env: { DATA_DIR: options.dataDir, AUTH_SERVER_PORT: '0', AUTH_METRICS_PORT: '0', ...options.authEnv },
     sourceConditions,
   });
   try {
@@ -36,6 +36,7 @@ export async function spawnServerPair(options: {
       env: {
         DATA_DIR: options.dataDir,
         CATALOG_API_PORT: '0',
+        METRICS_PORT: '0',
         PUBLIC_AUTH_URL: auth.url,
         // A test's search never runs out of time because the machine is busy (turbo runs every
         // package's suite at once on two cores); a test of the time budget sets its own.

@@ -7,6 +7,8 @@ export interface SpawnedService {
   readonly child: ChildProcess;
   readonly port: number;
   readonly url: string;
+  /** Where Prometheus would scrape it (a free loopback port unless the test set one); absent when metrics are off. */
+  readonly metricsUrl: string | undefined;
   /** Every line the process wrote to stdout and stderr so far. */
   readonly output: () => string;
   /** Sends SIGTERM and resolves with the exit code. */
@@ -36,7 +38,17 @@ export function runEntry(options: SpawnOptions): ChildProcess {
     process.execPath,
     [...conditions, '--enable-source-maps', options.entry, ...(options.args ?? [])],
     {
-      env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...options.env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        // Suites run side by side: every metrics listener takes a free port, and a test's process
+        // stops at once unless the test is about draining.
+        METRICS_PORT: '0',
+        AUTH_METRICS_PORT: '0',
+        SHUTDOWN_DRAIN_MS: '0',
+        ...options.env,
+      },
       stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     },
   );
@@ -81,7 +93,7 @@ export async function spawnService(options: SpawnOptions): Promise<SpawnedServic
   child.stderr?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
   });
-  const listening = new Promise<{ port: number; url: string }>((resolve, reject) => {
+  const listening = new Promise<{ port: number; url: string; metricsUrl?: string }>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`no "listening" line within the time limit:\n${output}`)),
       options.timeoutMs ?? 20_000,
@@ -97,8 +109,8 @@ export async function spawnService(options: SpawnOptions): Promise<SpawnedServic
       if (line === undefined) return;
       announced = true;
       clearTimeout(timer);
-      const entry = JSON.parse(line) as { port: number; url: string };
-      resolve({ port: entry.port, url: entry.url });
+      const entry = JSON.parse(line) as { port: number; url: string; metricsUrl?: string };
+      resolve(entry);
     };
     child.stdout?.on('data', scan);
     child.stderr?.on('data', scan);
@@ -107,11 +119,12 @@ export async function spawnService(options: SpawnOptions): Promise<SpawnedServic
       reject(new Error(`exited with ${code} before listening:\n${output}`));
     });
   });
-  const { port, url } = await listening;
+  const { port, url, metricsUrl } = await listening;
   return {
     child,
     port,
     url,
+    metricsUrl,
     output: () => output,
     stop: async () => {
       // A child killed by a signal has no exit code but has exited all the same.
