@@ -23,6 +23,7 @@ import type { ProviderHolder } from './oidc/provider-holder.ts';
 import { INTERACTION_PATH, OIDC_ROUTES } from './oidc/routes.ts';
 import type { SignInStore } from './oidc/sign-in-store.ts';
 import type { AdminAccounts } from './ports/admin-accounts.ts';
+import type { AuditTrail } from './ports/audit-trail.ts';
 import type { LoginAttempts } from './ports/login-attempts.ts';
 import type { RateLimiter } from './ports/rate-limiters.ts';
 
@@ -32,6 +33,8 @@ export interface AuthServerDeps {
   readonly provider: ProviderHolder;
   readonly accounts: AdminAccounts;
   readonly loginAttempts: LoginAttempts;
+  /** Where sign-ins, their failures and lock-outs are recorded (the shared store's audit trail). */
+  readonly auditTrail: AuditTrail;
   /** Bounds the scrypt derivations of the login page in flight. */
   readonly passwordChecks: ConcurrencyGate;
   /** Where oidc-provider keeps sign-ins in progress; new ones reserve room in it. */
@@ -86,6 +89,7 @@ export function createApp(deps: AuthServerDeps): Koa<RequestContextState> {
       attempts: deps.loginAttempts,
       passwordChecks: deps.passwordChecks,
       csrfKey: deps.csrfKey,
+      trail: deps.auditTrail,
     }),
   );
   // Everything else under BASE_PATH is the provider's: token, JWKS, discovery, authorization.

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { LoginLockout } from './accounts/login-lockout.ts';
 import { memoryRateLimiters } from './adapters/memory-rate-limiters.ts';
 import { StoreAdminAccounts } from './adapters/store-admin-accounts.ts';
+import { StoreAuditTrail } from './adapters/store-audit-trail.ts';
 import { StoreIssuableClients } from './adapters/store-issuable-clients.ts';
 import { createApp } from './app.ts';
 import type { AuthServerConfig } from './config/config.ts';
@@ -122,6 +123,7 @@ export async function buildAuthServer({
     logger,
     provider: holder,
     accounts,
+    auditTrail: new StoreAuditTrail(store.audit),
     loginAttempts: new LoginLockout({
       perEmail: limiterOf('login-email', limits.loginFailuresPerEmail),
       perIp: limiterOf('login-ip', limits.loginFailuresPerIp),

@@ -1,10 +1,10 @@
 import { Agent, request } from 'node:https';
-import { rawRequest } from '@catalog/server-runtime/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LoginLockout } from '../src/accounts/login-lockout.ts';
 import { memoryRateLimiters } from '../src/adapters/memory-rate-limiters.ts';
 import { createAdminUser, obtainAdminIdToken } from '../src/admin/index.ts';
 import { loadAuthServerConfig } from '../src/config/config.ts';
+import { openLogin, postLogin } from './support/login-form.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
 import { basic, postToken } from './support/token-requests.ts';
 
@@ -39,59 +39,6 @@ function expectTokenRateLimited(reply: Awaited<ReturnType<typeof postToken>>) {
   const wait = Number(reply.headers['retry-after']);
   expect(wait).toBeGreaterThanOrEqual(1);
   expect(wait).toBeLessThanOrEqual(60);
-}
-
-/** A login page of a fresh authorization request: its cookies, form action and CSRF token. */
-async function openLogin(running: TestServer) {
-  const params = new URLSearchParams({
-    client_id: 'catalog-admin',
-    response_type: 'code',
-    scope: 'openid',
-    redirect_uri: 'http://127.0.0.1/callback',
-    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-    code_challenge_method: 'S256',
-  });
-  const started = await rawRequest(`${running.url}/oauth2/authorize?${params}`, { ca: running.ca });
-  const setCookie = started.headers['set-cookie'] ?? [];
-  const cookie = (Array.isArray(setCookie) ? setCookie : [setCookie])
-    .map((line) => line.split(';')[0])
-    .join('; ');
-  const page = await rawRequest(new URL(String(started.headers.location), running.url).href, {
-    ca: running.ca,
-    headers: { Cookie: cookie },
-  });
-  return {
-    cookie,
-    action: new URL(/action="([^"]+)"/.exec(page.body)?.[1] ?? '', running.url).href,
-    csrf: /name="csrf" value="([^"]+)"/.exec(page.body)?.[1] ?? '',
-  };
-}
-
-function postLogin(
-  login: Awaited<ReturnType<typeof openLogin>>,
-  ca: string,
-  email: string,
-  password: string,
-  agent?: Agent,
-) {
-  const body = new URLSearchParams({ csrf: login.csrf, email, password }).toString();
-  return new Promise<{ status: number; retryAfter: string | undefined }>((resolve, reject) => {
-    const req = request(
-      login.action,
-      {
-        method: 'POST',
-        ca,
-        ...(agent === undefined ? { agent: false } : { agent }),
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: login.cookie },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
 }
 
 /** A GET that leaves its kept-alive connection in the agent's pool. */
@@ -243,7 +190,7 @@ describe('login page limits', () => {
       await Promise.all(Array.from({ length: 12 }, () => warmUp(`${running.url}/health`, agent)));
       const burst = await Promise.all(
         Array.from({ length: 12 }, (_, index) =>
-          postLogin(login, running.ca, `user${index}@example.com`, 'wrong password', agent),
+          postLogin(login, running.ca, `user${index}@example.com`, 'wrong password', { agent }),
         ),
       );
       const statuses = new Set(burst.map((reply) => reply.status));

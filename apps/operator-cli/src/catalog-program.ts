@@ -23,8 +23,8 @@ export function catalogProgram(output: Output, exit: (code: number) => void): Co
     .command('migrate')
     .description('apply pending schema migrations')
     .option('--data-dir <dir>', DATA_DIR_HELP)
-    .action((options: { dataDir?: string }) => {
-      runMigrate(resolveDataDir(options.dataDir), output);
+    .action(async (options: { dataDir?: string }) => {
+      await runMigrate(resolveDataDir(options.dataDir), output);
       exit(0);
     });
   program

@@ -1,4 +1,4 @@
-import type { LoginAttempt, LoginAttempts } from '../ports/login-attempts.ts';
+import type { EngagedLockOuts, LoginAttempt, LoginAttempts } from '../ports/login-attempts.ts';
 import type { RateLimiter } from '../ports/rate-limiters.ts';
 
 export const emailKey = (email: string) => email.trim().toLowerCase();
@@ -29,8 +29,12 @@ export class LoginLockout implements LoginAttempts {
     return waits.length === 0 ? undefined : Math.max(...waits);
   }
 
-  async recordFailure(attempt: LoginAttempt): Promise<void> {
-    await Promise.all([this.#perIp.record(attempt.ip), this.#perEmail.record(emailKey(attempt.email))]);
+  async recordFailure(attempt: LoginAttempt): Promise<EngagedLockOuts> {
+    const [ip, email] = await Promise.all([
+      this.#perIp.record(attempt.ip),
+      this.#perEmail.record(emailKey(attempt.email)),
+    ]);
+    return { email, ip };
   }
 
   async recordSuccess(attempt: LoginAttempt): Promise<void> {

@@ -11,7 +11,7 @@ const refused = (res: RateLimiterRes): Admission => ({
 const unlimited: RateLimiter = {
   consume: async () => ALLOWED,
   check: async () => ALLOWED,
-  record: async () => {},
+  record: async () => false,
   reset: async () => {},
 };
 
@@ -42,7 +42,9 @@ export const memoryRateLimiters: RateLimiterFactory = (name, limit) => {
       return res !== null && res.consumedPoints >= limit.points ? refused(res) : ALLOWED;
     },
     async record(key) {
-      await limiter.penalty(key, 1);
+      // The memory limiter counts synchronously: one event alone reaches the limit exactly.
+      const res = await limiter.penalty(key, 1);
+      return res.consumedPoints === limit.points;
     },
     async reset(key) {
       await limiter.delete(key);

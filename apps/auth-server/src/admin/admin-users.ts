@@ -1,4 +1,4 @@
-import type { AdminUserStore } from '@catalog/store';
+import type { AdminUserStore, AuditContext } from '@catalog/store';
 import { disabledHash, hashPassword, isDisabledHash } from '../accounts/password-hash.ts';
 import { AdminUserNotFoundError, WeakPasswordError } from '../errors/admin-errors.ts';
 
@@ -27,21 +27,28 @@ const summary = (user: {
   createdAt: user.createdAt,
 });
 
-/** Creates an administrator with a scrypt-hashed password (decisions: Identity). */
+/**
+ * Creates an administrator with a scrypt-hashed password (decisions: Identity). With `audit`, the
+ * store appends 'admin-user.create' in the same transaction (email and groups, never the hash).
+ */
 export async function createAdminUser(input: {
   readonly users: AdminUserStore;
   readonly email: string;
   readonly password: string;
   readonly groups: readonly string[];
+  readonly audit?: AuditContext;
 }): Promise<AdminUserSummary> {
   if ([...input.password].length < MIN_PASSWORD_LENGTH) {
     throw new WeakPasswordError(`the password must be at least ${MIN_PASSWORD_LENGTH} characters long`);
   }
-  const user = await input.users.create({
-    email: input.email,
-    passwordHash: await hashPassword(input.password),
-    groups: [...new Set(input.groups)],
-  });
+  const user = await input.users.create(
+    {
+      email: input.email,
+      passwordHash: await hashPassword(input.password),
+      groups: [...new Set(input.groups)],
+    },
+    input.audit,
+  );
   return summary(user);
 }
 
@@ -51,13 +58,17 @@ export async function listAdminUsers(users: AdminUserStore): Promise<AdminUserSu
 
 /**
  * Disables an administrator: no new sign-in, and the account disappears from existing sessions.
- * ID tokens already issued stay valid until they expire (at most an hour).
+ * ID tokens already issued stay valid until they expire (at most an hour). With `audit`, the store
+ * appends 'admin-user.disable' in the same transaction (none when the account was already disabled).
  */
 export async function disableAdminUser(input: {
   readonly users: AdminUserStore;
   readonly email: string;
+  readonly audit?: AuditContext;
 }): Promise<AdminUserSummary> {
   const user = await input.users.getByEmail(input.email);
   if (user === undefined) throw new AdminUserNotFoundError(input.email);
-  return summary(await input.users.update(user.id, { passwordHash: disabledHash(user.passwordHash) }));
+  return summary(
+    await input.users.update(user.id, { passwordHash: disabledHash(user.passwordHash) }, input.audit),
+  );
 }

@@ -1,5 +1,6 @@
 // What the operator CLI (`pnpm admin …`) needs from the token server.
 
+export { StoreAuditTrail } from '../adapters/store-audit-trail.ts';
 export {
   AdminOperationError,
   AdminUserNotFoundError,
@@ -15,6 +16,7 @@ export { SigningKeyFileError } from '../keys/signing-key-file.ts';
 export { ADMIN_CLI_REDIRECT_URI, ADMIN_CLIENT_ID } from '../oidc/admin-client.ts';
 export { API_AUDIENCE, API_SCOPE_PREFIX } from '../oidc/api-resource.ts';
 export { OIDC_ROUTES } from '../oidc/routes.ts';
+export type { AuditTrail } from '../ports/audit-trail.ts';
 export {
   type AdminUserSummary,
   createAdminUser,

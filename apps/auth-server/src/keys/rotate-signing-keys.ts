@@ -1,6 +1,10 @@
+import type { AuditContext } from '@catalog/store';
+import { AdminOperationError } from '../errors/admin-errors.ts';
+import type { AuditTrail } from '../ports/audit-trail.ts';
 import { generateSigningKey } from './generate-signing-key.ts';
 import { RETIRED_KEY_RETENTION_SECONDS, STAGED_KEY_MIN_PUBLISH_SECONDS } from './key-retention.ts';
 import { isPastRetention } from './published-keys.ts';
+import { rotationEvent } from './signing-key-events.ts';
 import { readSigningKeySet, replaceSigningKeySet, SigningKeyFileError } from './signing-key-file.ts';
 import { type SigningKey, type SigningKeySet, signingKeysFile } from './signing-key-set.ts';
 
@@ -70,12 +74,15 @@ function promote(set: SigningKeySet, staged: SigningKey, now: Date): [SigningKey
  * The two-step rotation, one step per call. Step 1 stages a new key: published at once, not
  * signing. Step 2, once every JWKS cache has had time to see it, makes it the signing key and
  * retires the old one, which stays published until the tokens it signed have expired. Either step
- * drops retired keys past that period. The running server reloads the file by itself.
+ * drops retired keys past that period. The running server reloads the file by itself. With `audit`,
+ * each step is recorded ('signing-key.stage', 'signing-key.promote') once the new file is in place:
+ * the token server only watches the file, so whoever rotates records it.
  */
 export async function rotateSigningKeys(options: {
   readonly dataDir: string;
   readonly now?: Date;
   readonly force?: boolean;
+  readonly audit?: { readonly trail: AuditTrail; readonly context: AuditContext };
 }): Promise<RotationReport> {
   const now = options.now ?? new Date();
   const file = signingKeysFile(options.dataDir);
@@ -94,5 +101,18 @@ export async function rotateSigningKeys(options: {
     next = promote(set, staged, now);
   }
   await replaceSigningKeySet(file, next[0]);
-  return next[1];
+  const report = next[1];
+  if (options.audit !== undefined) {
+    try {
+      await options.audit.trail.record(rotationEvent(options.audit.context, report));
+    } catch (error) {
+      // The rotation stands (the server is already loading the file); the operator must know it is unrecorded.
+      const step = report.step === 'staged' ? `staged ${report.stagedKid}` : `promoted ${report.activeKid}`;
+      throw new AdminOperationError(
+        `the keys were rotated (${step}) but the audit event could not be recorded: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+  }
+  return report;
 }

@@ -1,3 +1,4 @@
+import type { RequestContextState } from '@catalog/server-runtime';
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { authenticateAdmin } from '../accounts/authenticate-admin.ts';
@@ -5,6 +6,7 @@ import type { ConcurrencyGate } from '../limits/concurrency-gate.ts';
 import type { ProviderHolder } from '../oidc/provider-holder.ts';
 import { INTERACTION_PATH } from '../oidc/routes.ts';
 import type { AdminAccounts } from '../ports/admin-accounts.ts';
+import type { AuditTrail } from '../ports/audit-trail.ts';
 import type { LoginAttempts } from '../ports/login-attempts.ts';
 import { csrfToken, isValidCsrfToken } from './csrf-token.ts';
 import { finishSignIn } from './finish-sign-in.ts';
@@ -20,6 +22,8 @@ export interface InteractionRoutesInput {
   /** Bounds the scrypt derivations in flight. */
   readonly passwordChecks: ConcurrencyGate;
   readonly csrfKey: Uint8Array;
+  /** Receives every sign-in, failure and lock-out. */
+  readonly trail: AuditTrail;
 }
 
 const INVALID_CREDENTIALS = 'Invalid email or password.';
@@ -47,7 +51,7 @@ function sameOrigin(ctx: Context): boolean {
  * interaction shows the expired page.
  */
 export function interactionRoutes(input: InteractionRoutesInput): Middleware {
-  const router = new Router({ prefix: `${input.basePath}${INTERACTION_PATH}` });
+  const router = new Router<RequestContextState>({ prefix: `${input.basePath}${INTERACTION_PATH}` });
   const loginAction = (uid: string) => `${input.basePath}${INTERACTION_PATH}/${uid}/login`;
 
   const interactionOf = async (ctx: Context) => {
@@ -98,9 +102,11 @@ export function interactionRoutes(input: InteractionRoutesInput): Middleware {
       accounts: input.accounts,
       attempts: input.attempts,
       passwordChecks: input.passwordChecks,
+      trail: input.trail,
+      // ctx.ip is the proxy's last X-Forwarded-For entry behind TRUST_PROXY (see app.ts).
+      request: { sourceIp: ctx.ip, requestId: ctx.state.requestId },
       email,
       password: form.get('password') ?? '',
-      ip: ctx.ip,
     });
     if (!result.ok) {
       let refusal: { status: number; message: string } = { status: 401, message: INVALID_CREDENTIALS };

@@ -13,8 +13,11 @@ export interface RateLimiter {
   consume(key: string): Promise<Admission>;
   /** Whether the key has used up its window, without counting anything. */
   check(key: string): Promise<Admission>;
-  /** Counts an event that already happened (a failed login), whatever the count. */
-  record(key: string): Promise<void>;
+  /**
+   * Counts an event that already happened (a failed login), whatever the count. True when this
+   * event used up the key's window: exactly one event per window sees the key become refused.
+   */
+  record(key: string): Promise<boolean>;
   /** Forgets the key's count (a successful login clears its email's failures). */
   reset(key: string): Promise<void>;
 }

@@ -1,5 +1,16 @@
 import { Command } from 'commander';
 import type { Output } from '../output.ts';
+import {
+  AUDIT_LIMIT_DEFAULT,
+  type AuditCommandOptions,
+  parseAuditAction,
+  parseAuditLimit,
+  parseAuditTargetType,
+  parseAuditTime,
+  parseEventId,
+  parseNonEmpty,
+  runAudit,
+} from './commands/audit.ts';
 import { runKeysRotate } from './commands/keys.ts';
 import { runToken } from './commands/token.ts';
 import { runUsersAdd, runUsersDisable, runUsersList } from './commands/users.ts';
@@ -8,7 +19,7 @@ import { type AdminEnv, processEnv, readAdminEnv } from './config/admin-env.ts';
 const DATA_DIR_HELP = 'data directory (default: $DATA_DIR or ./data)';
 const collect = (value: string, previous: string[]) => [...previous, value];
 
-/** `pnpm admin …`: administrators, their ID tokens, and the token server's signing keys. */
+/** `pnpm admin …`: administrators, their ID tokens, the token server's signing keys, the audit trail. */
 export function adminProgram(output: Output): Command {
   const env = (options: { dataDir?: string }): AdminEnv => readAdminEnv(options, processEnv());
   const program = new Command('admin').description('Administer the token server');
@@ -63,5 +74,32 @@ export function adminProgram(output: Output): Command {
     )
     .option('--data-dir <dir>', DATA_DIR_HELP)
     .action((options: { force: boolean; dataDir?: string }) => runKeysRotate(env(options), options, output));
+
+  program
+    .command('audit')
+    .description('list the audit trail of administrative actions, newest first (read-only)')
+    .option('--actor <actor>', "an administrator's user id or email, or operator-cli", parseNonEmpty)
+    .option('--action <action>', 'one action, e.g. client.update or admin.sign-in-failure', parseAuditAction)
+    .option(
+      '--target-type <type>',
+      'client, product, brand, web-channel, admin-user, signing-key or catalogue',
+      parseAuditTargetType,
+    )
+    .option(
+      '--target-id <id>',
+      "the target's id (client id, product id, channel slug, key id…)",
+      parseNonEmpty,
+    )
+    .option('--since <time>', 'events at or after this ISO 8601 date or date-time', parseAuditTime)
+    .option('--until <time>', 'events before this ISO 8601 date or date-time', parseAuditTime)
+    .option('--limit <n>', 'events per page (1 to 1000)', parseAuditLimit, AUDIT_LIMIT_DEFAULT)
+    .option(
+      '--before <id>',
+      'events older than this event id (the next page, as printed on stderr)',
+      parseEventId,
+    )
+    .option('--json', 'one JSON object per line instead of a table', false)
+    .option('--data-dir <dir>', DATA_DIR_HELP)
+    .action((options: AuditCommandOptions & { dataDir?: string }) => runAudit(env(options), options, output));
   return program;
 }

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { importProducts } from '@catalog/store';
 import { openCatalog } from '../open-catalog.ts';
+import { OPERATOR_AUDIT } from '../operator-audit.ts';
 import type { Output } from '../output.ts';
 import { progressBar } from '../progress-bar.ts';
 import { UsageError } from '../usage-error.ts';
@@ -13,6 +14,8 @@ export async function runImport(file: string, dataDir: string, output: Output): 
   let lastPhase = '';
   try {
     const report = await importProducts(store, file, {
+      // One 'catalogue.import-batch' event per written batch, in that batch's transaction.
+      audit: OPERATOR_AUDIT,
       onProgress: ({ phase, bytesRead, totalBytes, records }) => {
         // One bar per pass: the file is read once to validate, then again to write.
         if (phase !== lastPhase) bar.stop();

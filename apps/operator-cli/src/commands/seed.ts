@@ -1,5 +1,6 @@
 import { seedCatalogue } from '@catalog/store';
 import { openCatalog } from '../open-catalog.ts';
+import { OPERATOR_AUDIT } from '../operator-audit.ts';
 import type { Output } from '../output.ts';
 import { progressBar } from '../progress-bar.ts';
 
@@ -20,6 +21,17 @@ export async function runSeed(options: SeedCommandOptions, output: Output): Prom
       onProgress: ({ written, total }) => bar.update(written, total, `${written}/${total} products`),
     });
     bar.stop();
+    await store.audit.append({
+      ...OPERATOR_AUDIT,
+      action: 'catalogue.seed',
+      target: { type: 'catalogue', id: null },
+      details: {
+        products: options.products,
+        seed: options.seed,
+        created: report.created,
+        updated: report.updated,
+      },
+    });
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     output.out(
       `seeded ${options.products} products (seed "${options.seed}"): ${report.created} created, ${report.updated} updated in ${seconds} s`,

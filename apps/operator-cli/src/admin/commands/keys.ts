@@ -1,10 +1,25 @@
-import { rotateSigningKeys } from '@catalog/auth-server/admin';
+import { type RotationReport, rotateSigningKeys, StoreAuditTrail } from '@catalog/auth-server/admin';
+import { openCatalog } from '../../open-catalog.ts';
+import { OPERATOR_AUDIT } from '../../operator-audit.ts';
 import type { Output } from '../../output.ts';
 import type { AdminEnv } from '../config/admin-env.ts';
 
-/** One step of the two-step key rotation; the running token server reloads the key file by itself. */
+/**
+ * One step of the two-step key rotation; the running token server reloads the key file by itself.
+ * The step is recorded in the audit trail here, since the token server only sees a new file.
+ */
 export async function runKeysRotate(env: AdminEnv, input: { force: boolean }, output: Output) {
-  const report = await rotateSigningKeys({ dataDir: env.dataDir, force: input.force });
+  const store = openCatalog(env.dataDir);
+  let report: RotationReport;
+  try {
+    report = await rotateSigningKeys({
+      dataDir: env.dataDir,
+      force: input.force,
+      audit: { trail: new StoreAuditTrail(store.audit), context: OPERATOR_AUDIT },
+    });
+  } finally {
+    await store.close();
+  }
   if (report.step === 'staged') {
     output.out(`staged ${report.stagedKid}`);
     output.err(

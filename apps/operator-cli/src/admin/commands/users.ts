@@ -1,5 +1,6 @@
 import { createAdminUser, disableAdminUser, listAdminUsers } from '@catalog/auth-server/admin';
 import { openCatalog } from '../../open-catalog.ts';
+import { OPERATOR_AUDIT } from '../../operator-audit.ts';
 import type { Output } from '../../output.ts';
 import type { AdminEnv } from '../config/admin-env.ts';
 import { readPassword } from '../read-password.ts';
@@ -13,6 +14,7 @@ export async function runUsersAdd(env: AdminEnv, input: { email: string; groups:
       email: input.email,
       password,
       groups: input.groups,
+      audit: OPERATOR_AUDIT,
     });
     output.err(`created administrator ${user.email} (groups: ${user.groups.join(', ') || 'none'})`);
     output.out(user.id);
@@ -44,7 +46,11 @@ export async function runUsersList(env: AdminEnv, input: { json: boolean }, outp
 export async function runUsersDisable(env: AdminEnv, input: { email: string }, output: Output) {
   const store = openCatalog(env.dataDir);
   try {
-    const user = await disableAdminUser({ users: store.adminUsers, email: input.email });
+    const user = await disableAdminUser({
+      users: store.adminUsers,
+      email: input.email,
+      audit: OPERATOR_AUDIT,
+    });
     output.err(`disabled ${user.email}: no new sign-in; ID tokens already issued expire within the hour`);
   } finally {
     await store.close();

@@ -1,0 +1,89 @@
+import { type Agent, request } from 'node:https';
+import { rawRequest } from '@catalog/server-runtime/testing';
+import type { TestServer } from './test-server.ts';
+
+/** The login page of a fresh authorization request: its cookies, form action and CSRF token. */
+export interface LoginForm {
+  readonly cookie: string;
+  readonly action: string;
+  readonly csrf: string;
+  /** Sent with every request of this sign-in (a proxy's X-Forwarded-* headers). */
+  readonly headers: Record<string, string>;
+}
+
+export interface LoginReply {
+  readonly status: number;
+  readonly retryAfter: string | undefined;
+  /** The X-Request-Id the server answered with. */
+  readonly requestId: string | undefined;
+}
+
+/** Opens the login page as a browser would, each request carrying `headers`. */
+export async function openLogin(
+  running: Pick<TestServer, 'url' | 'ca'>,
+  headers: Record<string, string> = {},
+): Promise<LoginForm> {
+  const params = new URLSearchParams({
+    client_id: 'catalog-admin',
+    response_type: 'code',
+    scope: 'openid',
+    redirect_uri: 'http://127.0.0.1/callback',
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+  });
+  const started = await rawRequest(`${running.url}/oauth2/authorize?${params}`, { ca: running.ca, headers });
+  const setCookie = started.headers['set-cookie'] ?? [];
+  const cookie = (Array.isArray(setCookie) ? setCookie : [setCookie])
+    .map((line) => line.split(';')[0])
+    .join('; ');
+  const page = await rawRequest(new URL(String(started.headers.location), running.url).href, {
+    ca: running.ca,
+    headers: { ...headers, Cookie: cookie },
+  });
+  return {
+    cookie,
+    action: new URL(/action="([^"]+)"/.exec(page.body)?.[1] ?? '', running.url).href,
+    csrf: /name="csrf" value="([^"]+)"/.exec(page.body)?.[1] ?? '',
+    headers,
+  };
+}
+
+/** Posts the form with an email and password; `headers` are added to the form's own. */
+export function postLogin(
+  login: LoginForm,
+  ca: string,
+  email: string,
+  password: string,
+  options: { readonly agent?: Agent; readonly headers?: Record<string, string> } = {},
+): Promise<LoginReply> {
+  const body = new URLSearchParams({ csrf: login.csrf, email, password }).toString();
+  return new Promise((resolve, reject) => {
+    const req = request(
+      login.action,
+      {
+        method: 'POST',
+        ca,
+        ...(options.agent === undefined ? { agent: false } : { agent: options.agent }),
+        headers: {
+          ...login.headers,
+          ...options.headers,
+          'Content-Type': 'application/x-www-form-urlencoded',
+          Cookie: login.cookie,
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => {
+          const requestId = res.headers['x-request-id'];
+          resolve({
+            status: res.statusCode ?? 0,
+            retryAfter: res.headers['retry-after'],
+            requestId: Array.isArray(requestId) ? requestId[0] : requestId,
+          });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
