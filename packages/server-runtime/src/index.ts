@@ -42,3 +42,15 @@ export {
 export { exitOnStartupError } from './startup.ts';
 export { ensureLocalTls, localCaFiles, type TlsMaterial } from './tls/local-ca.ts';
 export { resolveTls } from './tls/resolve-tls.ts';
+export {
+  continueTrace,
+  formatTraceparent,
+  newSpanId,
+  newTraceId,
+  parseTraceparent,
+  startTrace,
+  type TraceContext,
+  type TraceParent,
+  traceHeaders,
+  validTracestate,
+} from './tracing/trace-context.ts';

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFileSync } from 'node:fs';
 import {
   ACCESS_TOKEN_AUDIENCE,
@@ -7,6 +8,7 @@ import {
   type GrantableScope,
   TOKEN_SIGNING_ALGORITHM,
 } from '@catalog/contracts';
+import { startTrace, type TraceContext, traceHeaders } from '@catalog/server-runtime';
 import { createRemoteJWKSet, customFetch, errors, type JWTPayload, jwtVerify } from 'jose';
 import { Agent, fetch } from 'undici';
 import type { TokenTrustConfig } from '../config/config.ts';
@@ -14,8 +16,11 @@ import type { Principal } from './principal.ts';
 import { InvalidTokenError, TokenVerificationUnavailableError } from './token-errors.ts';
 
 export interface TokenVerifier {
-  /** The caller behind a token; InvalidTokenError (401) or TokenVerificationUnavailableError (503). */
-  verify(token: string): Promise<Principal>;
+  /**
+   * The caller behind a token; InvalidTokenError (401) or TokenVerificationUnavailableError (503).
+   * A fetch of the keys this verification causes carries `trace` (the request's) to the token server.
+   */
+  verify(token: string, trace?: TraceContext): Promise<Principal>;
   /**
    * Whether tokens can be verified now (readiness): the keys were fetched within their cache
    * lifetime and the last fetch succeeded, or a fetch made now succeeds.
@@ -68,6 +73,10 @@ export function createTokenVerifier(config: TokenTrustConfig): TokenVerifier {
   const dispatcher = new Agent({ connect: ca === undefined ? {} : { ca } });
   // Whether the latest fetch of the keys got them: a failed one makes the API not ready.
   let lastFetchOk = false;
+  // jose fetches the keys from inside the verification that needed them (none cached, or a kid it
+  // did not know) but its fetch hook takes no per-call data: the request's trace reaches the fetch
+  // through this store. A fetch outside any verification (readiness) starts a trace of its own.
+  const fetchingFor = new AsyncLocalStorage<TraceContext>();
   const keys = createRemoteJWKSet(new URL(config.jwksUrl), {
     cacheMaxAge: JWKS_CACHE_MS,
     cooldownDuration: JWKS_COOLDOWN_MS,
@@ -75,7 +84,10 @@ export function createTokenVerifier(config: TokenTrustConfig): TokenVerifier {
     [customFetch]: (url, options) =>
       fetch(url, {
         method: options.method,
-        headers: Object.fromEntries(options.headers),
+        headers: {
+          ...Object.fromEntries(options.headers),
+          ...traceHeaders(fetchingFor.getStore() ?? startTrace()),
+        },
         redirect: options.redirect,
         signal: options.signal,
         dispatcher,
@@ -92,14 +104,18 @@ export function createTokenVerifier(config: TokenTrustConfig): TokenVerifier {
   });
 
   return {
-    async verify(token) {
-      try {
-        const { payload, protectedHeader } = await jwtVerify(token, keys, {
+    async verify(token, trace) {
+      const verification = () =>
+        jwtVerify(token, keys, {
           issuer: config.issuer,
           audience: [ACCESS_TOKEN_AUDIENCE, ADMIN_CLIENT_ID],
           algorithms: [TOKEN_SIGNING_ALGORITHM],
           requiredClaims: ['exp', 'iat', 'sub'],
         });
+      try {
+        const { payload, protectedHeader } = await (trace === undefined
+          ? verification()
+          : fetchingFor.run(trace, verification));
         return principalOf(payload, protectedHeader.typ);
       } catch (error) {
         if (error instanceof InvalidTokenError) throw error;

@@ -10,7 +10,7 @@ export function authenticate(verifier: TokenVerifier): Middleware<AppState> {
     const token = bearerToken(ctx.get('Authorization') || undefined);
     if (token === undefined) throw new InvalidTokenError('no bearer token');
     try {
-      ctx.state.principal = await verifier.verify(token);
+      ctx.state.principal = await verifier.verify(token, ctx.state.trace);
     } catch (error) {
       if (error instanceof InvalidTokenError) ctx.state.log.info({ reason: error.reason }, 'token refused');
       throw error;

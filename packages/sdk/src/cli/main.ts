@@ -16,6 +16,7 @@ import {
   TlsCertificateError,
 } from '../errors.ts';
 import { createFilePacer } from '../http/file-pacer.ts';
+import { childTraceparent, traceOf } from '../http/trace-context.ts';
 import type { CheckpointStore } from '../sync/checkpoint-store.ts';
 import { createFileCheckpointStore } from '../sync/file-checkpoint-store.ts';
 import { SyncAbortedError, sync } from '../sync/sync.ts';
@@ -300,11 +301,14 @@ async function runSync(
     const store = createFileCheckpointStore(options.checkpoint);
     const state = options.full ? { checkpoint: null, progress: null } : await store.load();
     const resumed = state.progress !== null;
+    // The run's trace id is logged first, so a run that never finishes can be found in the servers' logs.
+    const trace = traceOf(undefined);
     logger.log('info', 'sync started', {
       out: options.out,
       full: state.checkpoint === null,
       resumed,
       dryRun: options.dryRun,
+      traceId: trace.traceId,
     });
     progress = options.progress && stderr.isTTY ? createProgress(stderr, { resumed }) : undefined;
     const bar = progress;
@@ -317,6 +321,7 @@ async function runSync(
         full: options.full,
         dryRun: options.dryRun,
         pageSize: options.pageSize,
+        traceparent: childTraceparent(trace),
         signal,
         onPage: (event) => {
           if (bar !== undefined) bar.page(event);

@@ -5,6 +5,8 @@ export interface RequestEvent {
   readonly method: string;
   readonly url: string;
   readonly attempt: number;
+  /** The W3C trace id the request was sent with (the servers log it on their request lines). */
+  readonly traceId: string;
 }
 export interface ResponseEvent extends RequestEvent {
   readonly status: number;

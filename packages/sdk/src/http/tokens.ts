@@ -56,7 +56,7 @@ export function refreshMarginMs(lifetimeSeconds: number): number {
 
 export function createTokenProvider(
   options: TokenProviderOptions,
-): Authorizer & { token(signal?: AbortSignal): Promise<string> } {
+): Authorizer & { token(signal?: AbortSignal, traceparent?: string): Promise<string> } {
   const now = options.now ?? Date.now;
   const scope = toTokenScopes(options.scopes);
   const key = `${options.authUrl.origin}|${options.clientId}|${scope}`;
@@ -70,7 +70,7 @@ export function createTokenProvider(
 
   const fetchToken = async (
     reason: 'cold' | 'expiring' | 'rejected',
-    signal?: AbortSignal,
+    traceparent: string | undefined,
   ): Promise<CachedToken> => {
     const form = new URLSearchParams({
       grant_type: 'client_credentials',
@@ -89,7 +89,7 @@ export function createTokenProvider(
           contentType: 'application/x-www-form-urlencoded',
           unpaced: true,
         },
-        signal === undefined ? {} : { signal },
+        traceparent === undefined ? {} : { traceparent },
       );
     } catch (error) {
       if (error instanceof CatalogError && error.status === 400) {
@@ -120,7 +120,7 @@ export function createTokenProvider(
     token.accessToken !== rejectedToken &&
     now() < token.expiresAt - refreshMarginMs(token.lifetimeSeconds);
 
-  const token = async (signal?: AbortSignal): Promise<string> => {
+  const token = async (signal?: AbortSignal, traceparent?: string): Promise<string> => {
     if (current !== undefined && usable(current)) return current.accessToken;
     if (inFlight === undefined) {
       const previous: CachedToken | undefined = current;
@@ -129,8 +129,9 @@ export function createTokenProvider(
       inFlight = (async () => {
         const shared = await options.store.get(key);
         if (shared !== undefined && usable(shared)) return shared;
-        // The fetch is shared by every waiter: it is not tied to one caller's signal.
-        return fetchToken(reason);
+        // The fetch is shared by every waiter: it is not tied to one caller's signal; it joins the
+        // trace of the request that started it.
+        return fetchToken(reason, traceparent);
       })().finally(() => {
         inFlight = undefined;
       });
@@ -157,7 +158,7 @@ export function createTokenProvider(
 
   return {
     token,
-    header: async (signal) => `Bearer ${await token(signal)}`,
+    header: async (signal, traceparent) => `Bearer ${await token(signal, traceparent)}`,
     rejected(header) {
       const refused = header.slice('Bearer '.length);
       if (current?.accessToken === refused) {

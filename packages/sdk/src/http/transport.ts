@@ -13,6 +13,7 @@ import { fullJitterDelay, parseRetryAfter, sleep } from './backoff.ts';
 import { certificateFailureCode } from './certificate-failure.ts';
 import { type ClientHooks, callHook } from './hooks.ts';
 import type { RequestPacer } from './pacer.ts';
+import { childTraceparent, type Trace, traceOf } from './trace-context.ts';
 
 export interface RetryPolicy {
   /** Attempts in all, the first included (default 3). */
@@ -39,6 +40,16 @@ export interface CallOptions {
   readonly maxAttempts?: number;
   readonly attemptTimeoutMs?: number;
   readonly totalTimeoutMs?: number;
+  /**
+   * A W3C `traceparent` (e.g. your tracer's current span) whose trace this call joins. Default: a
+   * new trace per call. Either way every attempt is sent with the trace id and a new parent-id.
+   */
+  readonly traceparent?: string;
+}
+
+/** `options` for every call of one operation (an iteration over pages): one trace for them all. */
+export function oneTrace(options: CallOptions = {}): CallOptions {
+  return { ...options, traceparent: options.traceparent ?? childTraceparent(traceOf(undefined)) };
 }
 
 export interface TransportSettings {
@@ -52,7 +63,8 @@ export interface TransportSettings {
 }
 
 export interface Authorizer {
-  header(signal: AbortSignal): Promise<string>;
+  /** `traceparent`: the request that needs the token, whose trace a token request joins. */
+  header(signal: AbortSignal, traceparent?: string): Promise<string>;
   /** The token in `header` was refused: forget it (if still current) so the next call fetches another. */
   rejected(header: string): void;
 }
@@ -92,6 +104,8 @@ export async function send<T>(
   call: HttpCall,
   options: CallOptions = {},
 ): Promise<HttpReply<T>> {
+  // First: a caller's traceparent that is not valid fails the call before anything is sent.
+  const trace = traceOf(options.traceparent);
   const maxAttempts = Math.max(1, options.maxAttempts ?? settings.retry.maxAttempts);
   const totalMs = options.totalTimeoutMs ?? settings.totalTimeoutMs;
   const attemptMs = options.attemptTimeoutMs ?? settings.attemptTimeoutMs;
@@ -99,6 +113,7 @@ export async function send<T>(
   const outer = AbortSignal.any([options.signal, deadline].filter((s): s is AbortSignal => s !== undefined));
   const method = call.method;
   const url = call.url.toString();
+  const traceId = trace.traceId;
   let replayed = false;
 
   const stopped = (cause: unknown, attempts: number): CatalogError | undefined => {
@@ -116,7 +131,7 @@ export async function send<T>(
   for (let attempt = 1; ; attempt += 1) {
     let error: CatalogError;
     try {
-      const reply = await sendOnce<T>(settings, call, outer, attemptMs, attempt);
+      const reply = await sendOnce<T>(settings, call, outer, attemptMs, attempt, trace);
       if (!(reply instanceof CatalogError)) return reply;
       error = reply;
       if (error.status === 401 && call.auth !== undefined && !replayed) {
@@ -138,7 +153,7 @@ export async function send<T>(
     const retryAfter = error.retryAfterMs;
     if (retryAfter !== undefined && retryAfter > settings.retry.maxRetryAfterMs) throw error;
     const delayMs = Math.max(retryAfter ?? 0, fullJitterDelay(attempt, settings.retry));
-    callHook(settings.hooks.onRetry, { method, url, attempt, delayMs, error });
+    callHook(settings.hooks.onRetry, { method, url, attempt, traceId, delayMs, error });
     try {
       await sleep(delayMs, outer);
     } catch (cause) {
@@ -163,26 +178,33 @@ async function sendOnce<T>(
   outer: AbortSignal,
   attemptMs: number,
   attempt: number,
+  trace: Trace,
 ): Promise<HttpReply<T> | CatalogError> {
   const method = call.method;
   const url = call.url.toString();
+  const traceId = trace.traceId;
   if (!call.unpaced) {
     const waitedMs = await settings.pacer.acquire(outer);
     if (waitedMs > 0) callHook(settings.hooks.onRateLimitWait, { waitedMs });
   }
-  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': settings.userAgent };
+  const traceparent = childTraceparent(trace);
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    'user-agent': settings.userAgent,
+    traceparent,
+  };
   if (call.contentType !== undefined) headers['content-type'] = call.contentType;
   let authorization: string | undefined;
   if (call.auth !== undefined) {
     try {
-      authorization = await call.auth.header(outer);
+      authorization = await call.auth.header(outer, traceparent);
     } catch (cause) {
       throw new TokenFailure(cause);
     }
     headers.authorization = authorization;
   }
   const attemptSignal = attemptMs > 0 ? AbortSignal.any([outer, AbortSignal.timeout(attemptMs)]) : outer;
-  callHook(settings.hooks.onRequest, { method, url, attempt });
+  callHook(settings.hooks.onRequest, { method, url, attempt, traceId });
   const started = performance.now();
   let response: Dispatcher.ResponseData;
   let body: unknown;
@@ -217,6 +239,7 @@ async function sendOnce<T>(
     method,
     url,
     attempt,
+    traceId,
     status: response.statusCode,
     durationMs: Math.round(performance.now() - started),
     requestId,

@@ -1,6 +1,12 @@
 // The brand routes an M2M token may call (spec 4.1).
 import type { Brand, BrandSearchResponse, CatalogApi } from '@catalog/contracts';
-import { type Authorizer, type CallOptions, send, type TransportSettings } from '../http/transport.ts';
+import {
+  type Authorizer,
+  type CallOptions,
+  oneTrace,
+  send,
+  type TransportSettings,
+} from '../http/transport.ts';
 import { buildUrl, type NaturalQuery } from './query.ts';
 
 export type ListBrandsQuery = NaturalQuery<
@@ -32,9 +38,10 @@ export function brandsResource(settings: TransportSettings, base: URL, auth: Aut
     get<BrandSearchResponse>('brands/search', query, options);
 
   async function* searchPages(query: SearchBrandsQuery = {}, options?: CallOptions) {
+    const paging = oneTrace(options);
     let from = query.from ?? 0;
     for (;;) {
-      const page = await search({ ...query, from }, options);
+      const page = await search({ ...query, from }, paging);
       yield page;
       from += page.data.length;
       if (page.data.length === 0 || from >= page.pagination.total) return;

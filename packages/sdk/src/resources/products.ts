@@ -1,7 +1,13 @@
 // The product routes an M2M token may call (spec 4.1).
 import type { CatalogApi, Product, ProductListResponse, ProductSearchResponse } from '@catalog/contracts';
 import { ServerError } from '../errors.ts';
-import { type Authorizer, type CallOptions, send, type TransportSettings } from '../http/transport.ts';
+import {
+  type Authorizer,
+  type CallOptions,
+  oneTrace,
+  send,
+  type TransportSettings,
+} from '../http/transport.ts';
 import { buildUrl, type NaturalQuery } from './query.ts';
 
 /** GET /products/search's query: booleans for "true"/"false", `fields` as a list or the contract's string. */
@@ -47,9 +53,10 @@ export function productsResource(settings: TransportSettings, base: URL, auth: A
   };
 
   async function* searchPages(query: SearchProductsQuery = {}, options?: CallOptions) {
+    const paging = oneTrace(options);
     let syncToken = query.syncToken;
     for (;;) {
-      const page = await search({ ...query, ...(syncToken === undefined ? {} : { syncToken }) }, options);
+      const page = await search({ ...query, ...(syncToken === undefined ? {} : { syncToken }) }, paging);
       yield page;
       if (page.syncToken === null || page.syncToken === undefined || page.data.length === 0) return;
       syncToken = page.syncToken;
@@ -57,12 +64,13 @@ export function productsResource(settings: TransportSettings, base: URL, auth: A
   }
 
   async function* listPages(query: ListProductsQuery = {}, options?: CallOptions) {
+    const paging = oneTrace(options);
     let lastKey = query.lastKey;
     for (;;) {
       const page = await get<ProductListResponse>(
         'products',
         { ...query, ...(lastKey === undefined ? {} : { lastKey }) },
-        options,
+        paging,
       );
       yield page;
       if (page.lastKey === null || page.lastKey === undefined) return;

@@ -4,6 +4,7 @@ import type { CatalogClient } from '../client.ts';
 import { SEARCH_SIZE_MAX, SYNC_OVERLAP_SECONDS } from '../contract-values.ts';
 import { AbortError, CatalogError, InvalidSyncTokenError } from '../errors.ts';
 import { fullJitterDelay, sleep } from '../http/backoff.ts';
+import { childTraceparent, traceOf } from '../http/trace-context.ts';
 import { DEFAULT_RETRY, type RetryPolicy } from '../http/transport.ts';
 import type { CheckpointStore, SyncProgress } from './checkpoint-store.ts';
 
@@ -35,6 +36,11 @@ export interface SyncOptions {
   /** Run without committing the checkpoint or saving progress. */
   readonly dryRun?: boolean;
   readonly signal?: AbortSignal;
+  /**
+   * A W3C `traceparent` whose trace the run joins. Default: a new trace per run. Every request of
+   * the run (each page, each retry, a token request) carries the run's trace id.
+   */
+  readonly traceparent?: string;
   readonly onPage?: (event: { pages: number; products: number; total: number | undefined }) => void;
   readonly onRetry?: (event: {
     attempt: number;
@@ -58,6 +64,8 @@ export interface SyncReport {
   /** Restarts after INVALID_SYNC_TOKEN. */
   readonly restarts: number;
   readonly durationMs: number;
+  /** The W3C trace id every request of the run was sent with: the servers log it on each request line. */
+  readonly traceId: string;
   /** The checkpoint committed (null on a dry run). */
   readonly checkpoint: string | null;
 }
@@ -90,6 +98,9 @@ export async function sync(options: SyncOptions): Promise<SyncReport> {
   const maxPageAttempts = Math.min(Math.max(1, retry.maxAttempts), MAX_PAGE_ATTEMPTS);
   const maxRestarts = options.maxRestarts ?? 2;
   const overlapMs = (options.overlapSeconds ?? SYNC_OVERLAP_SECONDS) * 1000;
+  // One trace for the run; each page call sends its attempts as children of this one.
+  const trace = traceOf(options.traceparent);
+  const traceparent = childTraceparent(trace);
 
   const state = options.full ? { checkpoint: null, progress: null } : await store.load();
   const committed = state.checkpoint;
@@ -114,6 +125,7 @@ export async function sync(options: SyncOptions): Promise<SyncReport> {
     retries,
     restarts,
     durationMs: now() - started,
+    traceId: trace.traceId,
   });
 
   const fetchPage = async (): Promise<ProductSearchResponse> => {
@@ -123,7 +135,9 @@ export async function sync(options: SyncOptions): Promise<SyncReport> {
         // The runner counts the attempts of a page itself (step 8); the client makes one per call.
         return await options.client.products.search(
           query,
-          options.signal === undefined ? { maxAttempts: 1 } : { maxAttempts: 1, signal: options.signal },
+          options.signal === undefined
+            ? { maxAttempts: 1, traceparent }
+            : { maxAttempts: 1, traceparent, signal: options.signal },
         );
       } catch (error) {
         if (!retryablePageError(error) || attempt >= maxPageAttempts) throw error;
