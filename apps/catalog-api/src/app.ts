@@ -24,6 +24,7 @@ import { CatalogMetrics } from './metrics/catalog-metrics.ts';
 import { operationOf } from './metrics/operation-of.ts';
 import { adminCatalogueRoutes } from './routes/admin-catalogue.ts';
 import { apiDocsRoutes } from './routes/api-docs.ts';
+import { auditEventRoutes } from './routes/audit-events.ts';
 import { catalogBrandRoutes } from './routes/catalog-brands.ts';
 import { catalogProductRoutes } from './routes/catalog-products.ts';
 import { m2mClientRoutes } from './routes/m2m-clients.ts';
@@ -89,6 +90,7 @@ export function createApp(deps: CatalogApiDeps): Koa<AppState> {
   catalogProductRoutes(router, routeDeps);
   catalogBrandRoutes(router, routeDeps);
   m2mClientRoutes(router, routeDeps);
+  auditEventRoutes(router, routeDeps);
   webAppClientRoutes(router, routeDeps);
   apiDocsRoutes(router, routeDeps);
   app.use(router.routes());

@@ -64,6 +64,10 @@ export type ExistingForPreviewResponse = Schemas['ExistingForPreviewResponse'];
 export type WebChannel = Schemas['WebChannel'];
 export type WebChannelList = Schemas['WebChannelList'];
 export type HealthStatus = Schemas['HealthStatus'];
+export type AuditEvent = Schemas['AuditEvent'];
+export type AuditEventPage = Schemas['AuditEventPage'];
+export type AuditAction = Schemas['AuditAction'];
+export type AuditTargetType = Schemas['AuditTargetType'];
 
 export type CatalogOperationId = keyof CatalogApi.operations;
 

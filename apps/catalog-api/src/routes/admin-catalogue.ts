@@ -3,6 +3,7 @@ import type { ProductInput } from '@catalog/store';
 import type Router from '@koa/router';
 import { findDuplicates, partitionExistingCodes } from '../domain/products/find-duplicates.ts';
 import type { AppState } from '../http/app-state.ts';
+import { auditContextOf } from '../http/audit-context.ts';
 import { contractRoute } from '../http/contract-route.ts';
 import { defined } from '../http/defined.ts';
 import { projectAdminBrand, projectAdminProduct } from '../projection/project-admin.ts';
@@ -18,15 +19,17 @@ const productInput = (body: object) => body as ProductInput;
 export function adminCatalogueRoutes(router: Router<AppState>, { store, guards }: RouteDeps): void {
   contractRoute(router, guards, 'createProduct', async (ctx, { body }) => {
     ctx.status = 201;
-    ctx.body = projectAdminProduct(await store.products.create(productInput(body)));
+    ctx.body = projectAdminProduct(await store.products.create(productInput(body), auditContextOf(ctx)));
   });
 
   contractRoute(router, guards, 'updateProduct', async (ctx, { params, body }) => {
-    ctx.body = projectAdminProduct(await store.products.replace(params.productId, productInput(body)));
+    ctx.body = projectAdminProduct(
+      await store.products.replace(params.productId, productInput(body), auditContextOf(ctx)),
+    );
   });
 
   contractRoute(router, guards, 'archiveProduct', async (ctx, { params }) => {
-    ctx.body = projectAdminProduct(await store.products.archive(params.productId));
+    ctx.body = projectAdminProduct(await store.products.archive(params.productId, auditContextOf(ctx)));
   });
 
   contractRoute(router, guards, 'batchGetProducts', async (ctx, { body }) => {
@@ -54,10 +57,10 @@ export function adminCatalogueRoutes(router: Router<AppState>, { store, guards }
 
   contractRoute(router, guards, 'createBrand', async (ctx, { body }) => {
     ctx.status = 201;
-    const brand = await store.brands.create({
-      name: body.name,
-      ...(body.slug === undefined ? {} : { slug: body.slug }),
-    });
+    const brand = await store.brands.create(
+      { name: body.name, ...(body.slug === undefined ? {} : { slug: body.slug }) },
+      auditContextOf(ctx),
+    );
     ctx.body = projectAdminBrand(brand);
   });
 
@@ -65,12 +68,13 @@ export function adminCatalogueRoutes(router: Router<AppState>, { store, guards }
     const brand = await store.brands.update(
       params.id,
       defined({ name: body.name, slug: body.slug, archived: body.archived }),
+      auditContextOf(ctx),
     );
     ctx.body = projectAdminBrand(brand);
   });
 
   contractRoute(router, guards, 'archiveBrand', async (ctx, { params }) => {
-    ctx.body = projectAdminBrand(await store.brands.archive(params.id));
+    ctx.body = projectAdminBrand(await store.brands.archive(params.id, auditContextOf(ctx)));
   });
 
   contractRoute(router, guards, 'getBrandsOverview', async (ctx) => {
@@ -95,7 +99,7 @@ export function adminCatalogueRoutes(router: Router<AppState>, { store, guards }
         details: { field: 'slug', reason: 'already exists' },
       });
     }
-    const channel = await store.webChannels.create({ slug: body.slug, name: body.name });
+    const channel = await store.webChannels.create({ slug: body.slug, name: body.name }, auditContextOf(ctx));
     ctx.status = 201;
     ctx.body = { slug: channel.slug, name: channel.name };
   });
@@ -104,7 +108,7 @@ export function adminCatalogueRoutes(router: Router<AppState>, { store, guards }
     if ((await store.webChannels.get(body.slug)) === undefined) {
       throw new ServiceError(404, 'NOT_FOUND', `Web channel "${body.slug}" not found`);
     }
-    const channel = await store.webChannels.rename(body.slug, body.name);
+    const channel = await store.webChannels.rename(body.slug, body.name, auditContextOf(ctx));
     ctx.body = { slug: channel.slug, name: channel.name };
   });
 }

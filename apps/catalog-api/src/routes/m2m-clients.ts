@@ -1,9 +1,15 @@
 import type { Actor } from '@catalog/store';
 import type Router from '@koa/router';
 import type { Principal } from '../auth/principal.ts';
-import { createClient, revokeClient, updateClient } from '../domain/clients/client-lifecycle.ts';
+import {
+  createClient,
+  recordRotationRequest,
+  revokeClient,
+  updateClient,
+} from '../domain/clients/client-lifecycle.ts';
 import { clientValidationError } from '../domain/clients/client-validation-error.ts';
 import type { AppState } from '../http/app-state.ts';
+import { auditContextOf } from '../http/audit-context.ts';
 import { contractRoute, type RouteContext } from '../http/contract-route.ts';
 import { defined } from '../http/defined.ts';
 import { publicBaseUrl } from '../http/public-base-url.ts';
@@ -48,6 +54,7 @@ export function m2mClientRoutes(router: Router<AppState>, deps: RouteDeps): void
         store,
         pepper: deps.secretPepper,
         actor: actorOf(ctx.state.principal),
+        audit: auditContextOf(ctx),
         now: deps.now(),
         request: body,
       });
@@ -76,6 +83,7 @@ export function m2mClientRoutes(router: Router<AppState>, deps: RouteDeps): void
           scopes: body.scopes,
           channel: body.channel,
         }),
+        audit: auditContextOf(ctx),
       });
       ctx.body = projectClient(client);
     },
@@ -91,6 +99,7 @@ export function m2mClientRoutes(router: Router<AppState>, deps: RouteDeps): void
         store,
         clientId: params.clientId,
         actor: actorOf(ctx.state.principal),
+        audit: auditContextOf(ctx),
       });
       ctx.body = {
         message: 'Client revoked',
@@ -106,7 +115,8 @@ export function m2mClientRoutes(router: Router<AppState>, deps: RouteDeps): void
     asClientError,
   );
 
-  contractRoute(router, guards, 'getSecretRotationInstructions', async (ctx) => {
+  contractRoute(router, guards, 'getSecretRotationInstructions', async (ctx, { params }) => {
+    await recordRotationRequest({ store, clientId: params.clientId, audit: auditContextOf(ctx) });
     ctx.body = {
       message: 'Client secrets cannot be rotated through the API; rotate by replacing the client.',
       instructions: [

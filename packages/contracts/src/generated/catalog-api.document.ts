@@ -46,6 +46,10 @@ export const catalogApiDocument = {
       "description": "Routes of the web application's customer data (`/clients*`). They are not served by this service: 403 to\nevery M2M token, 404 to administrators.\n"
     },
     {
+      "name": "Audit trail",
+      "description": "Admin-only, read-only trail of every administrative action: client, catalogue and web-channel writes\nthrough this API, administrator sign-ins on the token server, and the operator CLI's actions. Each\nevent is appended in the same transaction as the change it records and is never edited or deleted.\n"
+    },
+    {
       "name": "Operations",
       "description": "Unauthenticated operator endpoints (health, this document, its rendered reference)."
     }
@@ -1691,6 +1695,79 @@ export const catalogApiDocument = {
         }
       }
     },
+    "/audit-events": {
+      "get": {
+        "operationId": "listAuditEvents",
+        "summary": "Read the audit trail (admin)",
+        "description": "Events newest first, one page at a time: pass the page's `nextBefore` as `before` for the next (older)\npage until it is null. Filters combine (all must match). An event names who acted (an administrator's\n`userId` and `email`, `operator-cli`, or `unknown` for a failed sign-in with an email that names no\naccount), what they did to which target, from which address and in which request; it never holds a\nsecret, a password, a password hash or a token. The trail is append-only: no route edits or deletes an\nevent.\n",
+        "tags": [
+          "Audit trail"
+        ],
+        "security": [
+          {
+            "adminIdToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/AuditActorFilter"
+          },
+          {
+            "$ref": "#/components/parameters/AuditActionFilter"
+          },
+          {
+            "$ref": "#/components/parameters/AuditTargetTypeFilter"
+          },
+          {
+            "$ref": "#/components/parameters/AuditTargetIdFilter"
+          },
+          {
+            "$ref": "#/components/parameters/AuditSince"
+          },
+          {
+            "$ref": "#/components/parameters/AuditUntil"
+          },
+          {
+            "$ref": "#/components/parameters/AuditLimit"
+          },
+          {
+            "$ref": "#/components/parameters/AuditBefore"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A page of events, newest first.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AuditEventPage"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/AdminForbidden"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      }
+    },
     "/health": {
       "get": {
         "operationId": "getHealth",
@@ -2081,6 +2158,81 @@ export const catalogApiDocument = {
         "description": "The client whose secret should be replaced. The instructions do not depend on it.",
         "schema": {
           "type": "string"
+        }
+      },
+      "AuditActorFilter": {
+        "name": "actor",
+        "in": "query",
+        "description": "Events by this actor only, an administrator's user ID or email, or `operator-cli`.",
+        "schema": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 320
+        }
+      },
+      "AuditActionFilter": {
+        "name": "action",
+        "in": "query",
+        "description": "Events of this action only.",
+        "schema": {
+          "$ref": "#/components/schemas/AuditAction"
+        }
+      },
+      "AuditTargetTypeFilter": {
+        "name": "targetType",
+        "in": "query",
+        "description": "Events whose target is of this type only.",
+        "schema": {
+          "$ref": "#/components/schemas/AuditTargetType"
+        }
+      },
+      "AuditTargetIdFilter": {
+        "name": "targetId",
+        "in": "query",
+        "description": "Events whose target has this ID only (a client ID, product ID, brand ID, channel slug, user ID or key ID).",
+        "schema": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        }
+      },
+      "AuditSince": {
+        "name": "since",
+        "in": "query",
+        "description": "Events that occurred at or after this instant (ISO 8601 date-time with offset).",
+        "schema": {
+          "type": "string",
+          "format": "date-time"
+        }
+      },
+      "AuditUntil": {
+        "name": "until",
+        "in": "query",
+        "description": "Events that occurred before this instant (exclusive; ISO 8601 date-time with offset).",
+        "schema": {
+          "type": "string",
+          "format": "date-time"
+        }
+      },
+      "AuditLimit": {
+        "name": "limit",
+        "in": "query",
+        "description": "Page size. Default 50, at most 200.",
+        "schema": {
+          "type": "integer",
+          "default": 50,
+          "minimum": 1,
+          "maximum": 200
+        }
+      },
+      "AuditBefore": {
+        "name": "before",
+        "in": "query",
+        "description": "The previous page's `nextBefore`, an event ID; the page holds only older events.",
+        "schema": {
+          "type": "string",
+          "pattern": "^[1-9][0-9]{0,14}$",
+          "x-pattern-reason": "must be the nextBefore of a previous page"
         }
       },
       "ClientsPath": {
@@ -4092,6 +4244,222 @@ export const catalogApiDocument = {
             "enum": [
               "catalog-api"
             ]
+          }
+        }
+      },
+      "AuditAction": {
+        "type": "string",
+        "description": "What was done. `admin.*` are sign-ins on the token server; `signing-key.*` and `catalogue.*` come from the operator CLI.",
+        "enum": [
+          "client.create",
+          "client.update",
+          "client.revoke",
+          "client.rotate-secret",
+          "product.create",
+          "product.replace",
+          "product.archive",
+          "brand.create",
+          "brand.update",
+          "brand.archive",
+          "web-channel.create",
+          "web-channel.rename",
+          "admin.sign-in",
+          "admin.sign-in-failure",
+          "admin.lock-out",
+          "admin-user.create",
+          "admin-user.disable",
+          "signing-key.stage",
+          "signing-key.promote",
+          "catalogue.import-batch",
+          "catalogue.seed",
+          "catalogue.migrate"
+        ]
+      },
+      "AuditTargetType": {
+        "type": "string",
+        "enum": [
+          "client",
+          "product",
+          "brand",
+          "web-channel",
+          "admin-user",
+          "signing-key",
+          "catalogue"
+        ]
+      },
+      "AuditActor": {
+        "description": "Who acted.",
+        "oneOf": [
+          {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "kind",
+              "userId",
+              "email"
+            ],
+            "properties": {
+              "kind": {
+                "type": "string",
+                "const": "admin"
+              },
+              "userId": {
+                "type": "string",
+                "description": "The administrator's ID token `sub`."
+              },
+              "email": {
+                "type": "string"
+              }
+            }
+          },
+          {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "kind",
+              "name"
+            ],
+            "properties": {
+              "kind": {
+                "type": "string",
+                "const": "operator"
+              },
+              "name": {
+                "type": "string",
+                "const": "operator-cli"
+              }
+            }
+          },
+          {
+            "type": "object",
+            "description": "A failed sign-in with an email that names no account; the typed email is not kept.",
+            "additionalProperties": false,
+            "required": [
+              "kind"
+            ],
+            "properties": {
+              "kind": {
+                "type": "string",
+                "const": "unknown"
+              }
+            }
+          }
+        ]
+      },
+      "AuditTarget": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "type",
+          "id"
+        ],
+        "properties": {
+          "type": {
+            "$ref": "#/components/schemas/AuditTargetType"
+          },
+          "id": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The record's ID; null for the whole catalogue or an unknown account."
+          }
+        }
+      },
+      "AuditChange": {
+        "type": "object",
+        "description": "One changed field, with its value before and after.",
+        "additionalProperties": false,
+        "properties": {
+          "from": {},
+          "to": {}
+        }
+      },
+      "AuditEvent": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "id",
+          "occurredAt",
+          "action",
+          "actor",
+          "target",
+          "sourceIp",
+          "requestId"
+        ],
+        "properties": {
+          "id": {
+            "type": "string",
+            "description": "Position in the trail; increases with every event and is never reused."
+          },
+          "occurredAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "action": {
+            "$ref": "#/components/schemas/AuditAction"
+          },
+          "actor": {
+            "$ref": "#/components/schemas/AuditActor"
+          },
+          "target": {
+            "$ref": "#/components/schemas/AuditTarget"
+          },
+          "sourceIp": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The caller's address as the server saw it (behind a trusted proxy, the forwarded one); null for the operator CLI."
+          },
+          "requestId": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The request's `X-Request-Id`; null for the operator CLI."
+          },
+          "changes": {
+            "type": "object",
+            "description": "The fields an update changed (old → new for scopes, channel and expiry).",
+            "additionalProperties": {
+              "$ref": "#/components/schemas/AuditChange"
+            }
+          },
+          "details": {
+            "type": "object",
+            "description": "Small facts about the action (counts, a failure reason, a name); never a secret.",
+            "additionalProperties": {
+              "type": [
+                "string",
+                "number",
+                "boolean",
+                "null"
+              ]
+            }
+          }
+        }
+      },
+      "AuditEventPage": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "events",
+          "nextBefore"
+        ],
+        "properties": {
+          "events": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/AuditEvent"
+            }
+          },
+          "nextBefore": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Pass as `before` for the next (older) page; null on the last page."
           }
         }
       }

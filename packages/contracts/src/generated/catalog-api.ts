@@ -390,6 +390,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the audit trail (admin)
+         * @description Events newest first, one page at a time: pass the page's `nextBefore` as `before` for the next (older)
+         *     page until it is null. Filters combine (all must match). An event names who acted (an administrator's
+         *     `userId` and `email`, `operator-cli`, or `unknown` for a failed sign-in with an email that names no
+         *     account), what they did to which target, from which address and in which request; it never holds a
+         *     secret, a password, a password hash or a token. The trail is append-only: no route edits or deletes an
+         *     event.
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -1051,6 +1076,65 @@ export interface components {
              */
             service: "catalog-api";
         };
+        /**
+         * @description What was done. `admin.*` are sign-ins on the token server; `signing-key.*` and `catalogue.*` come from the operator CLI.
+         * @enum {string}
+         */
+        AuditAction: "client.create" | "client.update" | "client.revoke" | "client.rotate-secret" | "product.create" | "product.replace" | "product.archive" | "brand.create" | "brand.update" | "brand.archive" | "web-channel.create" | "web-channel.rename" | "admin.sign-in" | "admin.sign-in-failure" | "admin.lock-out" | "admin-user.create" | "admin-user.disable" | "signing-key.stage" | "signing-key.promote" | "catalogue.import-batch" | "catalogue.seed" | "catalogue.migrate";
+        /** @enum {string} */
+        AuditTargetType: "client" | "product" | "brand" | "web-channel" | "admin-user" | "signing-key" | "catalogue";
+        /** @description Who acted. */
+        AuditActor: {
+            /** @constant */
+            kind: "admin";
+            /** @description The administrator's ID token `sub`. */
+            userId: string;
+            email: string;
+        } | {
+            /** @constant */
+            kind: "operator";
+            /** @constant */
+            name: "operator-cli";
+        } | {
+            /** @constant */
+            kind: "unknown";
+        };
+        AuditTarget: {
+            type: components["schemas"]["AuditTargetType"];
+            /** @description The record's ID; null for the whole catalogue or an unknown account. */
+            id: string | null;
+        };
+        /** @description One changed field, with its value before and after. */
+        AuditChange: {
+            from?: unknown;
+            to?: unknown;
+        };
+        AuditEvent: {
+            /** @description Position in the trail; increases with every event and is never reused. */
+            id: string;
+            /** Format: date-time */
+            occurredAt: string;
+            action: components["schemas"]["AuditAction"];
+            actor: components["schemas"]["AuditActor"];
+            target: components["schemas"]["AuditTarget"];
+            /** @description The caller's address as the server saw it (behind a trusted proxy, the forwarded one); null for the operator CLI. */
+            sourceIp: string | null;
+            /** @description The request's `X-Request-Id`; null for the operator CLI. */
+            requestId: string | null;
+            /** @description The fields an update changed (old → new for scopes, channel and expiry). */
+            changes?: {
+                [key: string]: components["schemas"]["AuditChange"];
+            };
+            /** @description Small facts about the action (counts, a failure reason, a name); never a secret. */
+            details?: {
+                [key: string]: string | number | boolean | null;
+            };
+        };
+        AuditEventPage: {
+            events: components["schemas"]["AuditEvent"][];
+            /** @description Pass as `before` for the next (older) page; null on the last page. */
+            nextBefore: string | null;
+        };
     };
     responses: {
         /** @description The JSON request body is larger than 1 MB. */
@@ -1333,6 +1417,22 @@ export interface components {
         ClientId: components["schemas"]["ClientId"];
         /** @description The client whose secret should be replaced. The instructions do not depend on it. */
         RotationClientId: string;
+        /** @description Events by this actor only, an administrator's user ID or email, or `operator-cli`. */
+        AuditActorFilter: string;
+        /** @description Events of this action only. */
+        AuditActionFilter: components["schemas"]["AuditAction"];
+        /** @description Events whose target is of this type only. */
+        AuditTargetTypeFilter: components["schemas"]["AuditTargetType"];
+        /** @description Events whose target has this ID only (a client ID, product ID, brand ID, channel slug, user ID or key ID). */
+        AuditTargetIdFilter: string;
+        /** @description Events that occurred at or after this instant (ISO 8601 date-time with offset). */
+        AuditSince: string;
+        /** @description Events that occurred before this instant (exclusive; ISO 8601 date-time with offset). */
+        AuditUntil: string;
+        /** @description Page size. Default 50, at most 200. */
+        AuditLimit: number;
+        /** @description The previous page's `nextBefore`, an event ID; the page holds only older events. */
+        AuditBefore: string;
         /**
          * @description Stands for any remainder of the path, slashes included: every route under `/clients`, whatever its
          *     method, answers the same way.
@@ -2265,6 +2365,49 @@ export interface operations {
                     "application/json": components["schemas"]["SecretRotationInstructions"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description Events by this actor only, an administrator's user ID or email, or `operator-cli`. */
+                actor?: components["parameters"]["AuditActorFilter"];
+                /** @description Events of this action only. */
+                action?: components["parameters"]["AuditActionFilter"];
+                /** @description Events whose target is of this type only. */
+                targetType?: components["parameters"]["AuditTargetTypeFilter"];
+                /** @description Events whose target has this ID only (a client ID, product ID, brand ID, channel slug, user ID or key ID). */
+                targetId?: components["parameters"]["AuditTargetIdFilter"];
+                /** @description Events that occurred at or after this instant (ISO 8601 date-time with offset). */
+                since?: components["parameters"]["AuditSince"];
+                /** @description Events that occurred before this instant (exclusive; ISO 8601 date-time with offset). */
+                until?: components["parameters"]["AuditUntil"];
+                /** @description Page size. Default 50, at most 200. */
+                limit?: components["parameters"]["AuditLimit"];
+                /** @description The previous page's `nextBefore`, an event ID; the page holds only older events. */
+                before?: components["parameters"]["AuditBefore"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AdminForbidden"];
             429: components["responses"]["TooManyRequests"];

@@ -1,6 +1,6 @@
 import { type GrantableScope, ServiceError } from '@catalog/contracts';
 import { generateClientSecret, hashClientSecret } from '@catalog/server-runtime';
-import type { Actor, CatalogStore, ClientPatch, StoredClient } from '@catalog/store';
+import type { Actor, AuditContext, CatalogStore, ClientPatch, StoredClient } from '@catalog/store';
 import { ClientValidationError } from './client-validation-error.ts';
 import { generateClientId } from './generate-client-id.ts';
 
@@ -23,6 +23,7 @@ export async function createClient(input: {
   readonly store: CatalogStore;
   readonly pepper: Uint8Array;
   readonly actor: Actor;
+  readonly audit: AuditContext;
   readonly now: Date;
   readonly request: {
     readonly clientName: string;
@@ -33,19 +34,22 @@ export async function createClient(input: {
 }): Promise<{ client: StoredClient; secret: string }> {
   const { request } = input;
   const secret = generateClientSecret();
-  const client = await input.store.clients.create({
-    clientId: generateClientId(),
-    clientName: request.clientName,
-    ...(request.description === undefined ? {} : { description: request.description }),
-    scopes: unique(request.scopes),
-    createdBy: input.actor,
-    expiresAt:
-      request.expiresInDays === undefined
-        ? null
-        : new Date(input.now.getTime() + request.expiresInDays * DAY_MS).toISOString(),
-    secretHash: hashClientSecret(secret, input.pepper),
-    tokenLifetimeSeconds: NEW_CLIENT_TOKEN_LIFETIME_S,
-  });
+  const client = await input.store.clients.create(
+    {
+      clientId: generateClientId(),
+      clientName: request.clientName,
+      ...(request.description === undefined ? {} : { description: request.description }),
+      scopes: unique(request.scopes),
+      createdBy: input.actor,
+      expiresAt:
+        request.expiresInDays === undefined
+          ? null
+          : new Date(input.now.getTime() + request.expiresInDays * DAY_MS).toISOString(),
+      secretHash: hashClientSecret(secret, input.pepper),
+      tokenLifetimeSeconds: NEW_CLIENT_TOKEN_LIFETIME_S,
+    },
+    input.audit,
+  );
   return { client, secret };
 }
 
@@ -57,6 +61,7 @@ export async function updateClient(input: {
   readonly store: CatalogStore;
   readonly clientId: string;
   readonly patch: ClientPatch;
+  readonly audit: AuditContext;
 }): Promise<StoredClient> {
   const client = await existingClient(input.store, input.clientId);
   if (client.status === 'revoked') {
@@ -75,7 +80,7 @@ export async function updateClient(input: {
   }
   const patch: ClientPatch = { ...input.patch };
   if (patch.scopes !== undefined) patch.scopes = unique(patch.scopes);
-  return input.store.clients.update(input.clientId, patch);
+  return input.store.clients.update(input.clientId, patch, input.audit);
 }
 
 /** DELETE /oauth/clients/{clientId}: irreversible revocation (spec 3, rule 1). */
@@ -83,10 +88,32 @@ export async function revokeClient(input: {
   readonly store: CatalogStore;
   readonly clientId: string;
   readonly actor: Actor;
+  readonly audit: AuditContext;
 }): Promise<StoredClient> {
   const client = await existingClient(input.store, input.clientId);
   if (client.status === 'revoked') {
     throw new ServiceError(400, 'INVALID_PARAMETER', 'The client is already revoked');
   }
-  return input.store.clients.revoke(input.clientId, input.actor);
+  return input.store.clients.revoke(input.clientId, input.actor, input.audit);
+}
+
+/**
+ * POST /oauth/clients/{clientId}/rotate-secret changes nothing, but a security review asks who was
+ * told how to replace a client's secret: recorded for an existing client only (the instructions are
+ * the same for any id, and an unknown id names no target).
+ */
+export async function recordRotationRequest(input: {
+  readonly store: CatalogStore;
+  readonly clientId: string;
+  readonly audit: AuditContext;
+}): Promise<void> {
+  if ((await input.store.clients.get(input.clientId)) === undefined) return;
+  const { actor, sourceIp, requestId } = input.audit;
+  await input.store.audit.append({
+    actor,
+    sourceIp,
+    requestId,
+    action: 'client.rotate-secret',
+    target: { type: 'client', id: input.clientId },
+  });
 }
