@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { GrantableScope } from '@catalog/contracts';
 import {
+  type ExitResult,
   requestAccessToken,
   runToExit,
   type SpawnedService,
@@ -21,6 +22,7 @@ const builtEntry = {
   api: join(repoRoot, 'apps/catalog-api/dist/main.js'),
   auth: join(repoRoot, 'apps/auth-server/dist/main.js'),
   adminCli: join(repoRoot, 'apps/operator-cli/dist/admin-cli.js'),
+  catalogCli: join(repoRoot, 'apps/operator-cli/dist/catalog-cli.js'),
 } as const;
 
 export type ServerName = 'api' | 'auth';
@@ -57,6 +59,15 @@ export interface E2EStack {
   service(name: ServerName): SpawnedService;
   /** An administrator's ID token, from `pnpm --silent admin token` against this stack. */
   adminIdToken(): Promise<string>;
+  /** The stack's administrator's email (created on first use). */
+  adminEmail(): Promise<string>;
+  /**
+   * `pnpm admin token` with any email and password, as an administrator (or a guesser) signs in:
+   * the ID token on success, undefined when the login page refused.
+   */
+  signIn(email: string, password: string): Promise<string | undefined>;
+  /** `pnpm admin …` or `pnpm catalog …` on this stack's DATA_DIR, as an operator runs it (password as ADMIN_PASSWORD). */
+  operator(cli: 'admin' | 'catalog', args: string[], password?: string): Promise<ExitResult>;
   /** A client created through POST /oauth/clients, as an administrator would. */
   createClient(
     scopes?: readonly GrantableScope[],
@@ -76,7 +87,8 @@ export interface E2EStack {
   stop(): Promise<void>;
 }
 
-const ADMIN_PASSWORD = 'correct horse battery staple';
+/** The password of the stack's administrator (tests check it never leaks into logs or the audit trail). */
+export const ADMIN_PASSWORD = 'correct horse battery staple';
 
 export async function startE2EStack(options: StackOptions = {}): Promise<E2EStack> {
   const dataDir = await mkdtemp(join(tmpdir(), 'e2e-stack-'));
@@ -110,13 +122,15 @@ export async function startE2EStack(options: StackOptions = {}): Promise<E2EStac
 
   // One administrator per stack, created once even when several callers ask at the same time.
   let adminEmail: Promise<string> | undefined;
-  const runAdminCli = async (args: string[]): Promise<string> => {
-    const result = await runToExit({
-      entry: builtEntry.adminCli,
+  const operator = (cli: 'admin' | 'catalog', args: string[], password = ADMIN_PASSWORD) =>
+    runToExit({
+      entry: cli === 'admin' ? builtEntry.adminCli : builtEntry.catalogCli,
       args,
       sourceConditions: false,
-      env: { DATA_DIR: dataDir, PUBLIC_AUTH_URL: authUrl, ADMIN_PASSWORD },
+      env: { DATA_DIR: dataDir, PUBLIC_AUTH_URL: authUrl, ADMIN_PASSWORD: password },
     });
+  const runAdminCli = async (args: string[]): Promise<string> => {
+    const result = await operator('admin', args);
     if (result.code !== 0)
       throw new Error(`admin ${args.join(' ')} exited with ${result.code}:\n${result.output}`);
     return result.stdout;
@@ -153,14 +167,22 @@ export async function startE2EStack(options: StackOptions = {}): Promise<E2EStac
     authUrl,
     dispatcher,
     service: (name) => services[name],
-    async adminIdToken() {
+    adminEmail() {
       adminEmail ??= (async () => {
         const email = `admin.${Date.now()}@example.test`;
         await runAdminCli(['users', 'add', '--email', email, '--group', 'admin']);
         return email;
       })();
-      return (await runAdminCli(['token', '--email', await adminEmail])).trim();
+      return adminEmail;
     },
+    async adminIdToken() {
+      return (await runAdminCli(['token', '--email', await stack.adminEmail()])).trim();
+    },
+    async signIn(email, password) {
+      const result = await operator('admin', ['token', '--email', email], password);
+      return result.code === 0 ? result.stdout.trim() : undefined;
+    },
+    operator,
     async createClient(scopes = ['products.read', 'brands.read'], body = {}) {
       const reply = await api('/oauth/clients', {
         method: 'POST',
