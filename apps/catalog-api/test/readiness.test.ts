@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { createServer } from 'node:net';
+import { validateResponse } from '@catalog/contracts';
 import { generateClientSecret, hashClientSecret, loadClientSecretPepper } from '@catalog/server-runtime';
 import { MetricsScrape, rawRequest, requestAccessToken } from '@catalog/server-runtime/testing';
 import type { ClientStore } from '@catalog/store';
@@ -56,6 +57,7 @@ describe('readiness over a store that becomes unreachable', () => {
       status: 'ready',
       checks: { store: 'ok', jwks: 'ok', shutdown: 'running' },
     });
+    expect(validateResponse('getReadiness', reply.status, JSON.parse(reply.body))).toEqual([]);
   });
 
   it('answers 503 naming the store while it cannot be read, 200 again once it can; /health stays 200; the fail-open is counted', async () => {
@@ -142,7 +144,7 @@ describe('draining on SIGTERM', () => {
     expect((await inFlight).status).toBe(200);
     const drainingStack = stack;
     expect(await until(async () => (await drainingStack.call('/ready')).status, 503)).toBe(503);
-    expect((await stack.call('/ready')).body).toEqual({
+    expect((await stack.call('/ready', { operation: 'getReadiness' })).body).toEqual({
       status: 'not-ready',
       checks: { shutdown: 'draining' },
     });

@@ -49,10 +49,10 @@ describe('operations and who may call them (spec 4.1, 4.2, 5.4)', () => {
     for (const operation of clients) expect(operation.access.kind, operation.operationId).toBe('admin');
   });
 
-  it('leaves only the health probe and the documentation public', () => {
+  it('leaves only the health and readiness probes and the documentation public', () => {
     const open = [...CATALOG_OPERATIONS.values()]
       .filter((op) => op.access.kind === 'public')
       .map((op) => op.path);
-    expect(open.sort()).toEqual(['/docs', '/health', '/openapi.json']);
+    expect(open.sort()).toEqual(['/docs', '/health', '/openapi.json', '/ready']);
   });
 });

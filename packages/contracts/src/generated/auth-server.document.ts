@@ -157,6 +157,42 @@ export const authServerDocument = {
           }
         }
       }
+    },
+    "/ready": {
+      "get": {
+        "operationId": "getReadiness",
+        "summary": "Readiness probe",
+        "description": "For operators and load balancers. Requires no credentials. 200 only when every check passes:\n`store` (the database answers, migrated) and `signingKeys` (the OIDC provider with the signing keys in service), and the process is not stopping. From `SIGTERM` on it answers 503 with\n`checks: {shutdown: draining}` for the drain period before connections close, so a balancer stops\nsending traffic first. The body names each check and whether it passed, never why. `/health` stays the\nliveness probe: a process that is alive but not ready should be taken out of rotation, not restarted.\n",
+        "tags": [
+          "Operations"
+        ],
+        "security": [],
+        "responses": {
+          "200": {
+            "description": "Ready to serve.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ReadinessStatus"
+                }
+              }
+            }
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "description": "Not ready (a check failing, or draining).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ReadinessStatus"
+                }
+              }
+            }
+          }
+        }
+      }
     }
   },
   "components": {
@@ -441,6 +477,36 @@ export const authServerDocument = {
             "enum": [
               "auth-server"
             ]
+          }
+        }
+      },
+      "ReadinessStatus": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "status",
+          "checks"
+        ],
+        "properties": {
+          "status": {
+            "type": "string",
+            "enum": [
+              "ready",
+              "not-ready"
+            ]
+          },
+          "checks": {
+            "type": "object",
+            "description": "Each check by name; `shutdown` is `running`, or `draining` once the process stops.",
+            "additionalProperties": {
+              "type": "string",
+              "enum": [
+                "ok",
+                "failing",
+                "running",
+                "draining"
+              ]
+            }
           }
         }
       }

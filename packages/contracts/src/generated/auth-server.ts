@@ -67,6 +67,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness probe
+         * @description For operators and load balancers. Requires no credentials. 200 only when every check passes:
+         *     `store` (the database answers, migrated) and `signingKeys` (the OIDC provider with the signing keys in service), and the process is not stopping. From `SIGTERM` on it answers 503 with
+         *     `checks: {shutdown: draining}` for the drain period before connections close, so a balancer stops
+         *     sending traffic first. The body names each check and whether it passed, never why. `/health` stays the
+         *     liveness probe: a process that is alive but not ready should be taken out of rotation, not restarted.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -143,6 +167,14 @@ export interface components {
              * @enum {string}
              */
             service: "auth-server";
+        };
+        ReadinessStatus: {
+            /** @enum {string} */
+            status: "ready" | "not-ready";
+            /** @description Each check by name; `shutdown` is `running`, or `draining` once the process stops. */
+            checks: {
+                [key: string]: "ok" | "failing" | "running" | "draining";
+            };
         };
     };
     responses: {
@@ -276,6 +308,36 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready to serve. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadinessStatus"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            /** @description Not ready (a check failing, or draining). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadinessStatus"];
+                };
+            };
         };
     };
 }

@@ -1799,6 +1799,52 @@ export const catalogApiDocument = {
         }
       }
     },
+    "/ready": {
+      "get": {
+        "operationId": "getReadiness",
+        "summary": "Readiness probe",
+        "description": "For operators and load balancers. Requires no credentials. 200 only when every check passes:\n`store` (the database answers through the connection requests use, migrated) and `jwks` (the token server's keys loaded), and the process is not stopping. From `SIGTERM` on it answers 503 with\n`checks: {shutdown: draining}` for the drain period before connections close, so a balancer stops\nsending traffic first. The body names each check and whether it passed, never why. `/health` stays the\nliveness probe: a process that is alive but not ready should be taken out of rotation, not restarted.\n",
+        "tags": [
+          "Operations"
+        ],
+        "security": [],
+        "responses": {
+          "200": {
+            "description": "Ready to serve.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ReadinessStatus"
+                }
+              }
+            }
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "description": "Not ready (a check failing, or draining).",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ReadinessStatus"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/openapi.json": {
       "get": {
         "operationId": "getOpenApiDocument",
@@ -4460,6 +4506,36 @@ export const catalogApiDocument = {
               "null"
             ],
             "description": "Pass as `before` for the next (older) page; null on the last page."
+          }
+        }
+      },
+      "ReadinessStatus": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "status",
+          "checks"
+        ],
+        "properties": {
+          "status": {
+            "type": "string",
+            "enum": [
+              "ready",
+              "not-ready"
+            ]
+          },
+          "checks": {
+            "type": "object",
+            "description": "Each check by name; `shutdown` is `running`, or `draining` once the process stops.",
+            "additionalProperties": {
+              "type": "string",
+              "enum": [
+                "ok",
+                "failing",
+                "running",
+                "draining"
+              ]
+            }
           }
         }
       }
