@@ -2,9 +2,7 @@ import { existsSync } from 'node:fs';
 import {
   AUDIT_ACTIONS,
   AUDIT_TARGET_TYPES,
-  type AuditAction,
   type AuditFilter,
-  type AuditTargetType,
   catalogDatabasePath,
   ValidationError,
 } from '@catalog/store';
@@ -19,15 +17,8 @@ export const AUDIT_LIMIT_DEFAULT = 50;
 /** One page at most; older events are reached with --before. */
 export const AUDIT_LIMIT_MAX = 1000;
 
-export interface AuditCommandOptions {
-  readonly actor?: string;
-  readonly action?: AuditAction;
-  readonly targetType?: AuditTargetType;
-  readonly targetId?: string;
-  readonly since?: string;
-  readonly until?: string;
-  readonly limit: number;
-  readonly before?: string;
+/** The store's filter, as commander parsed it from the options, and the output format. */
+export interface AuditCommandOptions extends AuditFilter {
   readonly json: boolean;
 }
 
@@ -84,16 +75,8 @@ function filterOf(options: AuditCommandOptions): AuditFilter {
   if (since !== undefined && until !== undefined && since >= until) {
     throw new UsageError('--since must be earlier than --until');
   }
-  return {
-    limit: options.limit,
-    ...(options.actor === undefined ? {} : { actor: options.actor }),
-    ...(options.action === undefined ? {} : { action: options.action }),
-    ...(options.targetType === undefined ? {} : { targetType: options.targetType }),
-    ...(options.targetId === undefined ? {} : { targetId: options.targetId }),
-    ...(since === undefined ? {} : { since }),
-    ...(until === undefined ? {} : { until }),
-    ...(options.before === undefined ? {} : { before: options.before }),
-  };
+  const { json: _format, ...filter } = options;
+  return filter;
 }
 
 /**
