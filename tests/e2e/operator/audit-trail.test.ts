@@ -100,6 +100,7 @@ describe('audit trail read through GET /audit-events (issue 18)', () => {
       '{"productCode":"AUDIT-1","name":"Audited one"}\n{"productCode":"AUDIT-2","name":"Audited two"}\n',
     );
     await operator('catalog', ['import', file]);
+    await operator('catalog', ['seed', '--products', '5', '--seed', 'audit']);
     // Last: the promoted key signs from now on (the administrator's token stays valid until it expires).
     await operator('admin', ['keys', 'rotate']);
     await operator('admin', ['keys', 'rotate', '--force']);
@@ -110,6 +111,7 @@ describe('audit trail read through GET /audit-events (issue 18)', () => {
       'admin-user.create',
       'admin-user.disable',
       'catalogue.import-batch',
+      'catalogue.seed',
       'signing-key.stage',
       'signing-key.promote',
     ]) {
