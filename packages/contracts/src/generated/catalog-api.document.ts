@@ -158,6 +158,116 @@ export const catalogApiDocument = {
         }
       }
     },
+    "/products/search-preview": {
+      "get": {
+        "operationId": "previewProductSearch",
+        "summary": "See what an integrator sees (admin)",
+        "description": "Runs `GET /products/search` with the same parameters as an M2M client would, and answers with exactly the\npage that client would receive: the field allowlist applied, `fields` narrowing, and `displayOnWeb`\nreflecting the client's web channel. The subject is either an existing client (`asClient`) or a\nhypothetical one (`scopes` and `channel`). `access` says whether that client's token would be served at\nall: a client without `products.read`, a revoked client or one past `expiresAt` would get 403, and then\n`search` is null. It answers the support question \"why doesn't my integrator see this product?\". A\n`syncToken` of the page continues with this route and the same subject.\n",
+        "tags": [
+          "M2M clients"
+        ],
+        "x-offset-window": {
+          "max": 10000,
+          "offsetParameter": "from",
+          "sizeParameter": "size"
+        },
+        "security": [
+          {
+            "adminIdToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/PreviewClient"
+          },
+          {
+            "$ref": "#/components/parameters/PreviewScopes"
+          },
+          {
+            "$ref": "#/components/parameters/PreviewChannel"
+          },
+          {
+            "$ref": "#/components/parameters/SearchTerm"
+          },
+          {
+            "$ref": "#/components/parameters/PageSize"
+          },
+          {
+            "$ref": "#/components/parameters/PageFrom"
+          },
+          {
+            "$ref": "#/components/parameters/SyncToken"
+          },
+          {
+            "$ref": "#/components/parameters/BrandNameFilter"
+          },
+          {
+            "$ref": "#/components/parameters/UpdatedAfter"
+          },
+          {
+            "$ref": "#/components/parameters/IncludeArchived"
+          },
+          {
+            "$ref": "#/components/parameters/SortColumn"
+          },
+          {
+            "$ref": "#/components/parameters/SortOrder"
+          },
+          {
+            "$ref": "#/components/parameters/Fields"
+          },
+          {
+            "$ref": "#/components/parameters/DisplayOnWeb"
+          },
+          {
+            "$ref": "#/components/parameters/IncludeAggregations"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The subject, whether its token would be served, and the page it would receive.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/SearchPreview"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest",
+            "description": "Invalid query: every error of `GET /products/search`, and `VALIDATION_ERROR` when `asClient` is given\ntogether with `scopes` or `channel`, when `scopes` names a scope that cannot be granted, or when\n`channel` names no channel of the registry.\n"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/AdminForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound",
+            "description": "`asClient` names no client."
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/SearchIncomplete"
+          },
+          "504": {
+            "$ref": "#/components/responses/SearchTimeout"
+          }
+        }
+      }
+    },
     "/products/{productId}": {
       "get": {
         "operationId": "getProduct",
@@ -1923,6 +2033,37 @@ export const catalogApiDocument = {
           }
         }
       }
+    },
+    "/console": {
+      "get": {
+        "operationId": "getAdminConsole",
+        "summary": "The administrators' console",
+        "description": "The browser application where administrators manage M2M clients and web channels and see what an\nintegrator sees. It signs in through the token server (authorization code + PKCE, client\n`catalog-admin`) and calls this API with the ID token it obtains. The page and its assets (under\n`/console/`) require no credentials; every call it makes does. `/console` redirects to `/console/`.\n",
+        "tags": [
+          "Operations"
+        ],
+        "security": [],
+        "responses": {
+          "200": {
+            "description": "The console's HTML page (its own paths under `/console/` answer the same page).",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "text/html": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          }
+        }
+      }
     }
   },
   "components": {
@@ -1982,6 +2123,32 @@ export const catalogApiDocument = {
       }
     },
     "parameters": {
+      "PreviewClient": {
+        "name": "asClient",
+        "in": "query",
+        "description": "The client whose view to show (26 alphanumeric characters). Not with `scopes` or `channel`.",
+        "schema": {
+          "$ref": "#/components/schemas/ClientId"
+        }
+      },
+      "PreviewScopes": {
+        "name": "scopes",
+        "in": "query",
+        "description": "Without `asClient`: the scopes of a hypothetical client, comma-separated and without prefix (default\n`products.read`).\n",
+        "schema": {
+          "type": "string",
+          "maxLength": 200
+        },
+        "example": "products.read,brands.read"
+      },
+      "PreviewChannel": {
+        "name": "channel",
+        "in": "query",
+        "description": "Without `asClient`: the web channel a hypothetical client is bound to (omitted means unbound).",
+        "schema": {
+          "$ref": "#/components/schemas/ChannelSlug"
+        }
+      },
       "SearchTerm": {
         "name": "q",
         "in": "query",
@@ -3318,6 +3485,108 @@ export const catalogApiDocument = {
           },
           "stockType": {
             "$ref": "#/components/schemas/FacetCounts"
+          }
+        }
+      },
+      "SearchPreview": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "subject",
+          "access",
+          "search"
+        ],
+        "properties": {
+          "subject": {
+            "$ref": "#/components/schemas/SearchPreviewSubject"
+          },
+          "access": {
+            "$ref": "#/components/schemas/SearchPreviewAccess"
+          },
+          "search": {
+            "description": "The page the client would receive, or null when its token would be refused.",
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/ProductSearchResponse"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          }
+        }
+      },
+      "SearchPreviewSubject": {
+        "type": "object",
+        "additionalProperties": false,
+        "description": "Whose view this is. `clientId` and `clientName` are null for a hypothetical client.",
+        "required": [
+          "clientId",
+          "clientName",
+          "status",
+          "scopes",
+          "channel"
+        ],
+        "properties": {
+          "clientId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "clientName": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "active",
+              "revoked",
+              "expired"
+            ],
+            "description": "`expired` is an active client past its `expiresAt`: it can no longer obtain or use tokens."
+          },
+          "scopes": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/GrantableScope"
+            }
+          },
+          "channel": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        }
+      },
+      "SearchPreviewAccess": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "allowed",
+          "status",
+          "reason"
+        ],
+        "properties": {
+          "allowed": {
+            "type": "boolean",
+            "description": "Whether the client's token would be served by `GET /products/search`."
+          },
+          "status": {
+            "type": "integer",
+            "enum": [
+              200,
+              403
+            ],
+            "description": "The status the client would get."
+          },
+          "reason": {
+            "type": "string",
+            "description": "Why, in words an administrator can pass on to the integrator."
           }
         }
       },

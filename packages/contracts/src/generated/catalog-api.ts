@@ -33,6 +33,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/products/search-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * See what an integrator sees (admin)
+         * @description Runs `GET /products/search` with the same parameters as an M2M client would, and answers with exactly the
+         *     page that client would receive: the field allowlist applied, `fields` narrowing, and `displayOnWeb`
+         *     reflecting the client's web channel. The subject is either an existing client (`asClient`) or a
+         *     hypothetical one (`scopes` and `channel`). `access` says whether that client's token would be served at
+         *     all: a client without `products.read`, a revoked client or one past `expiresAt` would get 403, and then
+         *     `search` is null. It answers the support question "why doesn't my integrator see this product?". A
+         *     `syncToken` of the page continues with this route and the same subject.
+         */
+        get: operations["previewProductSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/products/{productId}": {
         parameters: {
             query?: never;
@@ -499,6 +525,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The administrators' console
+         * @description The browser application where administrators manage M2M clients and web channels and see what an
+         *     integrator sees. It signs in through the token server (authorization code + PKCE, client
+         *     `catalog-admin`) and calls this API with the ID token it obtains. The page and its assets (under
+         *     `/console/`) require no credentials; every call it makes does. `/console` redirects to `/console/`.
+         */
+        get: operations["getAdminConsole"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -783,6 +832,35 @@ export interface components {
             category: components["schemas"]["FacetCounts"];
             department: components["schemas"]["FacetCounts"];
             stockType: components["schemas"]["FacetCounts"];
+        };
+        SearchPreview: {
+            subject: components["schemas"]["SearchPreviewSubject"];
+            access: components["schemas"]["SearchPreviewAccess"];
+            /** @description The page the client would receive, or null when its token would be refused. */
+            search: components["schemas"]["ProductSearchResponse"] | null;
+        };
+        /** @description Whose view this is. `clientId` and `clientName` are null for a hypothetical client. */
+        SearchPreviewSubject: {
+            clientId: string | null;
+            clientName: string | null;
+            /**
+             * @description `expired` is an active client past its `expiresAt`: it can no longer obtain or use tokens.
+             * @enum {string}
+             */
+            status: "active" | "revoked" | "expired";
+            scopes: components["schemas"]["GrantableScope"][];
+            channel: string | null;
+        };
+        SearchPreviewAccess: {
+            /** @description Whether the client's token would be served by `GET /products/search`. */
+            allowed: boolean;
+            /**
+             * @description The status the client would get.
+             * @enum {integer}
+             */
+            status: 200 | 403;
+            /** @description Why, in words an administrator can pass on to the integrator. */
+            reason: string;
         };
         ProductSearchResponse: {
             /** @description Always present on success; an empty final page is []. Each hit carries the full allowed record (narrowed by fields). */
@@ -1376,6 +1454,16 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The client whose view to show (26 alphanumeric characters). Not with `scopes` or `channel`. */
+        PreviewClient: components["schemas"]["ClientId"];
+        /**
+         * @description Without `asClient`: the scopes of a hypothetical client, comma-separated and without prefix (default
+         *     `products.read`).
+         * @example products.read,brands.read
+         */
+        PreviewScopes: string;
+        /** @description Without `asClient`: the web channel a hypothetical client is bound to (omitted means unbound). */
+        PreviewChannel: components["schemas"]["ChannelSlug"];
         /**
          * @description Search terms; omit to match all. Matches name, description, productCode and erpCode, case- and
          *     accent-insensitively; every term must match (prefix match on each term). An exact productCode or
@@ -1593,6 +1681,104 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SearchIncomplete"];
+            504: components["responses"]["SearchTimeout"];
+        };
+    };
+    previewProductSearch: {
+        parameters: {
+            query?: {
+                /** @description The client whose view to show (26 alphanumeric characters). Not with `scopes` or `channel`. */
+                asClient?: components["parameters"]["PreviewClient"];
+                /**
+                 * @description Without `asClient`: the scopes of a hypothetical client, comma-separated and without prefix (default
+                 *     `products.read`).
+                 * @example products.read,brands.read
+                 */
+                scopes?: components["parameters"]["PreviewScopes"];
+                /** @description Without `asClient`: the web channel a hypothetical client is bound to (omitted means unbound). */
+                channel?: components["parameters"]["PreviewChannel"];
+                /**
+                 * @description Search terms; omit to match all. Matches name, description, productCode and erpCode, case- and
+                 *     accent-insensitively; every term must match (prefix match on each term). An exact productCode or
+                 *     erpCode match always comes first. Longer than 256 characters: 400 `SEARCH_TERM_TOO_LONG`. Control
+                 *     characters (U+0000–U+001F, U+007F–U+009F) separate terms, as whitespace does: the index reads them so.
+                 */
+                q?: components["parameters"]["SearchTerm"];
+                /** @description Page size. Default 20, maximum 100 (a larger value is refused with 400 `VALIDATION_ERROR`). */
+                size?: components["parameters"]["PageSize"];
+                /** @description Offset of the first hit. Default 0; negative values are refused with 400 `VALIDATION_ERROR`. */
+                from?: components["parameters"]["PageFrom"];
+                /**
+                 * @description Opaque cursor from a previous response (URL-encode it). Signed and bound to the query that produced it,
+                 *     valid for 24 hours. Stale, tampered, expired, malformed or used with another query: 400
+                 *     `INVALID_SYNC_TOKEN`, which can never succeed; discard it and restart from the last committed checkpoint.
+                 */
+                syncToken?: components["parameters"]["SyncToken"];
+                /** @description Exact brand name filter. */
+                brandName?: components["parameters"]["BrandNameFilter"];
+                /**
+                 * @description Incremental-sync filter (ISO 8601 date-time with offset). `1970-01-01T00:00:00Z` asks for the whole
+                 *     non-archived catalogue.
+                 */
+                updatedAfter?: components["parameters"]["UpdatedAfter"];
+                /** @description Whether archived products are included. Archived products are excluded by default. */
+                includeArchived?: components["parameters"]["IncludeArchived"];
+                /**
+                 * @description Sort column ID (ties broken by an immutable sequence number). `code` sorts by productCode and `brand` by
+                 *     brandName. Any other value: 400 `INVALID_SORT_FIELD`, whose message lists the allowed values.
+                 */
+                sort?: components["parameters"]["SortColumn"];
+                /**
+                 * @description Sort direction, consulted only when `sort` is present; with `sort` present any other value is refused
+                 *     with 400 `INVALID_SORT` (without `sort` the parameter is ignored).
+                 */
+                order?: components["parameters"]["SortOrder"];
+                /**
+                 * @description Comma-separated projection of the product record. It only narrows: a field outside the allowlist is
+                 *     silently omitted, with no error; `id` is always returned. Default: every allowed field.
+                 * @example id,productCode,name,price
+                 */
+                fields?: components["parameters"]["Fields"];
+                /**
+                 * @description `true` returns only web-visible products, `false` the hidden ones (including those with no configured
+                 *     value); omitted returns all. Visibility reflects the value configured for the calling client's channel.
+                 */
+                displayOnWeb?: components["parameters"]["DisplayOnWeb"];
+                /**
+                 * @description `true` adds `aggregations` (counts per brandName, category, department and stockType over the whole
+                 *     match set) to the response. It costs extra work per page: request it only when needed.
+                 */
+                includeAggregations?: components["parameters"]["IncludeAggregations"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subject, whether its token would be served, and the page it would receive. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchPreview"];
+                };
+            };
+            /**
+             * @description Invalid query: every error of `GET /products/search`, and `VALIDATION_ERROR` when `asClient` is given
+             *     together with `scopes` or `channel`, when `scopes` names a scope that cannot be granted, or when
+             *     `channel` names no channel of the registry.
+             */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            /** @description `asClient` names no client. */
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["SearchIncomplete"];
@@ -2537,6 +2723,28 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The HTML API reference. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getAdminConsole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The console's HTML page (its own paths under `/console/` answer the same page). */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
