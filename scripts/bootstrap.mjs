@@ -3,6 +3,7 @@
 // Makes sure pnpm 10 is there, installs the workspace (which brings the pinned Node 24),
 // then hands over to `pnpm run <script>`.
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 
 const PNPM_VERSION = '10.34.9';
 const script = process.argv[2];
@@ -28,6 +29,25 @@ if (pnpmVersion.status !== 0 || !pnpmVersion.stdout.startsWith('10.')) {
     process.stderr.write(
       `bootstrap: could not install pnpm; run "npm install -g pnpm@${PNPM_VERSION}" yourself\n`,
     );
+    process.exit(1);
+  }
+}
+// The console's browser suite drives Debian's Chromium (Playwright cannot download its own browser
+// here): the test command installs it when it is missing and this machine lets us (root with apt).
+const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+if (script === 'test:all' && !existsSync(chromium)) {
+  const canApt = process.getuid?.() === 0 && existsSync('/usr/bin/apt-get');
+  if (!canApt) {
+    process.stderr.write(
+      `bootstrap: the console tests need Chromium at ${chromium}: install Debian's "chromium" package (or set CHROMIUM_PATH)\n`,
+    );
+    process.exit(1);
+  }
+  process.stderr.write("bootstrap: installing Debian's chromium for the console's browser tests\n");
+  const aptEnv = { ...env, DEBIAN_FRONTEND: 'noninteractive' };
+  const apt = (args) => spawnSync('apt-get', args, { stdio: 'inherit', env: aptEnv });
+  if (apt(['update']).status !== 0 || apt(['install', '-y', 'chromium', 'fonts-liberation']).status !== 0) {
+    process.stderr.write('bootstrap: could not install chromium; run "apt-get install chromium" yourself\n');
     process.exit(1);
   }
 }

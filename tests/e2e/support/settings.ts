@@ -3,6 +3,7 @@
 //   E2E_HEAVY=1        many more fuzz runs, longer load windows, more kill rounds (not for CI)
 //   E2E_SEED=<int>     the fuzz seed (default below; printed by every fuzz test so a failure can be replayed)
 //   E2E_FUZZ_RUNS=<n>  overrides the number of runs per fuzz property
+//   CHROMIUM_PATH=<p>  the browser of the console suite (default: Debian's /usr/bin/chromium)
 //
 // CI runs the short version: the fuzz files stay within about 40 s in all on a quiet machine (each property
 // stops at its run count; on a loaded one it may use its whole time budget, and fails below its floor of
@@ -57,6 +58,8 @@ export interface E2ESettings {
      */
     readonly ipWindowLimit: number;
   };
+  /** The Chromium executable the console suite drives (playwright-core cannot download its own here). */
+  readonly chromium: string;
 }
 
 export const settings: E2ESettings = Object.freeze({
@@ -73,6 +76,8 @@ export const settings: E2ESettings = Object.freeze({
     concurrency: heavy ? 64 : 24,
     ipWindowLimit: 1_000,
   }),
+  chromium:
+    env.CHROMIUM_PATH === undefined || env.CHROMIUM_PATH === '' ? '/usr/bin/chromium' : env.CHROMIUM_PATH,
 });
 
 /** A line in the test output (the seed, measured rates): what a reader needs to replay or judge a run. */

@@ -1,0 +1,259 @@
+// The administrators' console in real headless Chromium (Debian's package, driven by playwright-core)
+// against both real servers on a fresh DATA_DIR: the sign-in through the token server's login page,
+// a client's whole life (create, copy the secret, a real token with it, the search preview, rescope,
+// revoke, the token refused), a non-administrator, an ID token that expires mid-session, axe-core
+// over every page at both sizes, and nothing secret left in the browser's storage.
+
+import { requestAccessToken } from '@catalog/server-runtime/testing';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, type E2EStack } from '../support/stack.ts';
+import {
+  launchChromium,
+  newConsoleContext,
+  overflowsHorizontally,
+  seriousAxeViolations,
+  VIEWPORTS,
+  type ViewportName,
+  watchPageProblems,
+} from './support/browser.ts';
+import { consoleUrl, signInThroughConsole, startConsoleStack } from './support/console-stack.ts';
+
+let stack: E2EStack;
+let browser: Browser;
+let admin: { email: string; password: string };
+
+beforeAll(async () => {
+  [stack, browser] = await Promise.all([startConsoleStack({ demoProducts: 300 }), launchChromium()]);
+  admin = { email: await stack.adminEmail(), password: ADMIN_PASSWORD };
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+async function signedInPage(viewport: ViewportName = 'desktop', startPage = '') {
+  const context = await newConsoleContext(browser, viewport);
+  const page = await context.newPage();
+  const problems = watchPageProblems(page);
+  await signInThroughConsole(page, stack, admin, startPage);
+  return { context, page, problems };
+}
+
+/** Everything the console's origin keeps in the browser: both storages and its cookies. */
+async function storedInBrowser(context: BrowserContext, page: Page): Promise<string> {
+  const storages = await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }));
+  const cookies = await context.cookies(stack.baseUrl);
+  return `${storages} ${JSON.stringify(cookies)}`;
+}
+
+const clientRow = (page: Page, name: string) => page.getByRole('row').filter({ hasText: name });
+
+describe('admin console', () => {
+  it('serves the console at /console with a strict Content-Security-Policy and no framing', async () => {
+    const reply = await stack.api('/console/');
+    expect(reply.status).toBe(200);
+    const csp = String(reply.headers['content-security-policy']);
+    expect(csp).toMatch(/script-src 'self'(;|$)/);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(reply.text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+  });
+
+  it('an administrator signs in through the token server login page and lands on the clients page', async () => {
+    const { context, page, problems } = await signedInPage();
+    await expect(page.getByRole('heading', { level: 1, name: 'Clients' }).isVisible()).resolves.toBe(true);
+    await expect(page.getByText(admin.email).first().isVisible()).resolves.toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('client lifecycle: create shows the secret once, the secret obtains a real token, the preview shows what that token gets, rescope narrows new tokens, revoke refuses the token', async () => {
+    const { context, page, problems } = await signedInPage();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.baseUrl });
+    const suffix = Date.now().toString(36);
+    const channelSlug = `shop-${suffix}`;
+    const clientName = `Web shop ${suffix}`;
+
+    // A web channel to bind the client to, created on the channels page.
+    await page.getByRole('link', { name: 'Web channels' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Web channels' }).waitFor();
+    await page.getByLabel('Slug').fill(channelSlug);
+    await page.getByLabel('Name', { exact: true }).fill(`Shop ${suffix}`);
+    await page.getByRole('button', { name: 'Create channel' }).click();
+    await page.getByRole('row').filter({ hasText: channelSlug }).waitFor();
+
+    // Create the client, bound to that channel.
+    await page.getByRole('link', { name: 'Clients' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Clients' }).waitFor();
+    await page.getByLabel('Client name').fill(clientName);
+    await page.getByLabel('Description').fill('Nightly catalogue sync of the web shop');
+    await page.getByRole('checkbox', { name: 'products.read' }).check();
+    await page.getByRole('checkbox', { name: 'brands.read' }).check();
+    await page.getByLabel('Expires in (days)').fill('30');
+    await page.getByLabel('Channel').selectOption(channelSlug);
+    await page.getByRole('button', { name: 'Create client' }).click();
+
+    const created = page.getByRole('region', { name: /copy the secret now/i });
+    await created.waitFor();
+    const clientId = (await created.getByTestId('client-id').textContent())?.trim() ?? '';
+    expect(clientId).toMatch(/^[a-zA-Z0-9]{26}$/);
+    await created.getByRole('button', { name: 'Copy secret' }).click();
+    await created.getByText('Copied').waitFor();
+    const secret = await page.evaluate(() => navigator.clipboard.readText());
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    await expect(created.getByText(`${stack.authUrl}/oauth2/token`).first().isVisible()).resolves.toBe(true);
+    const snippets = (await created.textContent()) ?? '';
+    expect(snippets).toContain('curl');
+    expect(snippets).toContain('crm-api/products.read');
+
+    // Nothing secret written to the browser's storage or cookies.
+    expect(await storedInBrowser(context, page)).not.toContain(secret);
+
+    // The copied secret obtains a real token through the real token endpoint.
+    const token = await requestAccessToken({
+      authUrl: stack.authUrl,
+      ca: stack.ca,
+      clientId,
+      clientSecret: secret,
+      scopes: ['products.read', 'brands.read'],
+    });
+    expect(token.status).toBe(200);
+    const accessToken = String(token.token);
+
+    await created.getByRole('button', { name: /I have stored the secret/ }).click();
+    await expect(page.getByText(secret).count()).resolves.toBe(0);
+    await clientRow(page, clientName).getByText(channelSlug).waitFor();
+
+    // See what the integrator sees: the preview shows exactly what its own token gets.
+    await page.getByRole('link', { name: 'See what an integrator sees' }).click();
+    await page.getByRole('heading', { level: 1, name: 'See what an integrator sees' }).waitFor();
+    await page.getByLabel('Client', { exact: true }).selectOption(clientId);
+    await page.getByLabel('Fields').fill('id,productCode,name,displayOnWeb,supplierCost');
+    await page.getByLabel('Sort by').selectOption('code');
+    await page.getByLabel('Order').selectOption('asc');
+    await page.getByLabel('Page size').fill('5');
+    await page.getByRole('button', { name: 'Run search' }).click();
+    await page.getByTestId('preview-record').first().waitFor();
+    const shown = await page
+      .getByTestId('preview-record')
+      .evaluateAll((nodes) => nodes.map((node) => JSON.parse(node.textContent ?? 'null')));
+    const own = await stack.api(
+      '/products/search?fields=id,productCode,name,displayOnWeb,supplierCost&sort=code&order=asc&size=5',
+      { token: accessToken },
+    );
+    expect(own.status).toBe(200);
+    const ownData = (own.body as { data: unknown[] }).data;
+    expect(ownData).toHaveLength(5);
+    expect(shown).toEqual(ownData);
+    for (const record of shown) expect(typeof record.displayOnWeb).toBe('boolean');
+
+    // Rescope: without brands.read, the token server refuses that scope from now on.
+    await page.getByRole('link', { name: 'Clients' }).click();
+    await clientRow(page, clientName).getByRole('button', { name: 'Edit' }).click();
+    const editor = page.getByRole('region', { name: `Edit ${clientName}` });
+    await editor.getByRole('checkbox', { name: 'brands.read' }).uncheck();
+    await editor.getByRole('button', { name: 'Save changes' }).click();
+    await editor.waitFor({ state: 'detached' });
+    await expect(clientRow(page, clientName).getByText('brands.read').count()).resolves.toBe(0);
+    const narrowed = await requestAccessToken({
+      authUrl: stack.authUrl,
+      ca: stack.ca,
+      clientId,
+      clientSecret: secret,
+      scopes: ['brands.read'],
+    });
+    expect(narrowed.status).toBe(400);
+    expect(narrowed.body).toContain('invalid_scope');
+
+    // Revoke: the button waits for the typed name; then the row says who revoked it and when.
+    await clientRow(page, clientName).getByRole('button', { name: 'Revoke' }).click();
+    const confirm = page.getByRole('region', { name: `Revoke ${clientName}` });
+    const revokeButton = confirm.getByRole('button', { name: 'Revoke client' });
+    await expect(revokeButton.isDisabled()).resolves.toBe(true);
+    await confirm.getByLabel(`Type ${clientName} to confirm`).fill(clientName.toUpperCase());
+    await expect(revokeButton.isDisabled()).resolves.toBe(true);
+    await confirm.getByLabel(`Type ${clientName} to confirm`).fill(clientName);
+    await revokeButton.click();
+    const revokedRow = clientRow(page, clientName);
+    await revokedRow.getByText(/Revoked by/).waitFor();
+    expect(await revokedRow.textContent()).toContain(admin.email);
+
+    const refused = await stack.api('/products/search?size=1', { token: accessToken });
+    expect(refused.status).toBe(403);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('shows each validation error of the API next to its field', async () => {
+    const { context, page } = await signedInPage();
+    await page.getByLabel('Client name').fill('no!');
+    await page.getByRole('checkbox', { name: 'products.read' }).check();
+    await page.getByRole('button', { name: 'Create client' }).click();
+    const nameField = page.getByLabel('Client name');
+    await expect.poll(() => nameField.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = String(await nameField.getAttribute('aria-describedby'));
+    const fieldMessage = await page.locator(`[id="${describedBy.split(' ')[0]}"]`).textContent();
+    expect(fieldMessage).toMatch(/client ?name/i);
+    await context.close();
+  });
+
+  it('a signed-in user outside the admin group sees "Admin role required"', async () => {
+    const email = `viewer.${Date.now()}@example.test`;
+    const added = await stack.operator('admin', ['users', 'add', '--email', email, '--group', 'viewer']);
+    expect(added.code).toBe(0);
+    const context = await newConsoleContext(browser);
+    const page = await context.newPage();
+    await signInThroughConsole(page, stack, { email, password: ADMIN_PASSWORD });
+    await page.getByRole('heading', { level: 1, name: 'Admin role required' }).waitFor();
+    await expect(page.getByRole('table').count()).resolves.toBe(0);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('an ID token that expires mid-session signs the administrator out cleanly', async () => {
+    const context = await newConsoleContext(browser);
+    const page = await context.newPage();
+    const problems = watchPageProblems(page);
+    await page.clock.install();
+    await signInThroughConsole(page, stack, admin);
+    await page.getByRole('heading', { level: 1, name: 'Clients' }).waitFor();
+    await page.clock.fastForward('02:00:00');
+    await page.getByRole('heading', { level: 1, name: 'Your session has ended' }).waitFor();
+    await expect(page.getByRole('button', { name: 'Sign in again' }).isVisible()).resolves.toBe(true);
+    expect(await storedInBrowser(context, page)).not.toMatch(/eyJ[\w-]+\.eyJ/);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
+    it(`every page passes axe-core with no serious or critical violation and fits the screen at ${VIEWPORTS[viewport].width} px`, async () => {
+      const signedOut = await newConsoleContext(browser, viewport);
+      const first = await signedOut.newPage();
+      await first.goto(consoleUrl(stack));
+      await first.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+      expect(await seriousAxeViolations(first), 'sign-in page').toEqual([]);
+      expect(await overflowsHorizontally(first), 'sign-in page').toBe(false);
+      await signedOut.close();
+
+      const { context, page, problems } = await signedInPage(viewport);
+      for (const [link, heading] of [
+        ['Clients', 'Clients'],
+        ['Web channels', 'Web channels'],
+        ['See what an integrator sees', 'See what an integrator sees'],
+      ] as const) {
+        await page.getByRole('link', { name: link }).click();
+        await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+        await page
+          .getByRole('status')
+          .filter({ hasText: /Loading/ })
+          .waitFor({ state: 'detached' });
+        expect(await seriousAxeViolations(page), heading).toEqual([]);
+        expect(await overflowsHorizontally(page), heading).toBe(false);
+      }
+      expect(problems).toEqual([]);
+      await context.close();
+    });
+  }
+});
