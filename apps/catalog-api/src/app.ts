@@ -29,6 +29,7 @@ import { catalogBrandRoutes } from './routes/catalog-brands.ts';
 import { catalogProductRoutes } from './routes/catalog-products.ts';
 import { m2mClientRoutes } from './routes/m2m-clients.ts';
 import type { RouteDeps } from './routes/route-deps.ts';
+import { searchPreviewRoutes } from './routes/search-preview.ts';
 import { webAppClientRoutes } from './routes/web-app-clients.ts';
 import type { UsageCounter } from './usage/usage-counter.ts';
 
@@ -85,8 +86,10 @@ export function createApp(deps: CatalogApiDeps): Koa<AppState> {
       checkClientStatus: checkClientStatus(store, deps.usage, metrics),
     },
   };
-  // Fixed paths first: /brands/overview must not be taken for GET /brands/{id}.
+  // Fixed paths first: /brands/overview must not be taken for GET /brands/{id}, nor
+  // /products/search-preview for GET /products/{productId}.
   adminCatalogueRoutes(router, routeDeps);
+  searchPreviewRoutes(router, routeDeps);
   catalogProductRoutes(router, routeDeps);
   catalogBrandRoutes(router, routeDeps);
   m2mClientRoutes(router, routeDeps);

@@ -43,6 +43,9 @@ export type ClientCreateRequest = Schemas['ClientCreateRequest'];
 export type ClientUpdateRequest = Schemas['ClientUpdateRequest'];
 export type ClientRevocation = Schemas['ClientRevocation'];
 export type SecretRotationInstructions = Schemas['SecretRotationInstructions'];
+export type SearchPreview = Schemas['SearchPreview'];
+export type SearchPreviewSubject = Schemas['SearchPreviewSubject'];
+export type SearchPreviewAccess = Schemas['SearchPreviewAccess'];
 
 // Catalogue administration
 export type AdminProduct = Schemas['AdminProduct'];

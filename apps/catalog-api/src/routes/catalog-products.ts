@@ -1,11 +1,12 @@
 import { ServiceError } from '@catalog/contracts';
 import type Router from '@koa/router';
 import { decodeListCursor, encodeListCursor } from '../domain/list-cursor.ts';
+import { searchProductsForClient } from '../domain/products/search-products.ts';
 import type { AppState } from '../http/app-state.ts';
 import { contractRoute } from '../http/contract-route.ts';
-import { defined, flag } from '../http/defined.ts';
+import { defined } from '../http/defined.ts';
 import { projectReducedProduct } from '../projection/project-catalog.ts';
-import { fieldSelection, projectProduct } from '../projection/project-product.ts';
+import { projectProduct } from '../projection/project-product.ts';
 import { searchResponseJson } from '../projection/search-response.ts';
 import type { RouteDeps } from './route-deps.ts';
 
@@ -15,30 +16,11 @@ const LIST_DEPRECATED_AT = '@1767225600';
 /** GET /products/search, GET /products/{productId} and the deprecated GET /products (spec 4.1). */
 export function catalogProductRoutes(router: Router<AppState>, { store, guards }: RouteDeps): void {
   contractRoute(router, guards, 'searchProducts', async (ctx, { query }) => {
-    const view = {
+    const page = await searchProductsForClient({
+      search: store.productSearch,
+      query,
       channel: ctx.state.channel,
-      withRelationCodes: false,
-      fields: fieldSelection(query.fields),
-    };
-    const page = await store.productSearch.searchDocuments(
-      {
-        ...defined({
-          q: query.q,
-          brandName: query.brandName,
-          updatedAfter: query.updatedAfter,
-          includeArchived: flag(query.includeArchived),
-          displayOnWeb: flag(query.displayOnWeb),
-          sort: query.sort,
-          order: query.sort === undefined ? undefined : query.order,
-          syncToken: query.syncToken,
-          includeAggregations: flag(query.includeAggregations),
-        }),
-        channel: ctx.state.channel,
-        from: query.from,
-        size: query.size,
-      },
-      view,
-    );
+    });
     ctx.type = 'application/json; charset=utf-8';
     ctx.body = searchResponseJson(page);
   });
