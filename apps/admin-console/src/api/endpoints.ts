@@ -1,0 +1,41 @@
+// The routes the console calls, typed by the contract.
+import type { ApiClient } from './client.ts';
+import type {
+  ClientCreateRequest,
+  ClientRevocation,
+  ClientUpdateRequest,
+  M2MClient,
+  M2MClientCreated,
+  M2MClientList,
+  PreviewQuery,
+  SearchPreview,
+  SecretRotationInstructions,
+  WebChannel,
+  WebChannelList,
+} from './types.ts';
+
+export function createCatalogAdminApi(client: ApiClient) {
+  const clientPath = (clientId: string) => `/oauth/clients/${encodeURIComponent(clientId)}`;
+  return {
+    listClients: (status: 'active' | 'revoked' | 'all' = 'all', signal?: AbortSignal) =>
+      client.request<M2MClientList>('/oauth/clients', { query: { status }, ...(signal ? { signal } : {}) }),
+    createClient: (body: ClientCreateRequest) =>
+      client.request<M2MClientCreated>('/oauth/clients', { method: 'POST', body }),
+    updateClient: (clientId: string, body: ClientUpdateRequest) =>
+      client.request<M2MClient>(clientPath(clientId), { method: 'PUT', body }),
+    revokeClient: (clientId: string) =>
+      client.request<ClientRevocation>(clientPath(clientId), { method: 'DELETE' }),
+    rotationInstructions: (clientId: string) =>
+      client.request<SecretRotationInstructions>(`${clientPath(clientId)}/rotate-secret`, { method: 'POST' }),
+    listChannels: (signal?: AbortSignal) =>
+      client.request<WebChannelList>('/company-settings/web-channels', signal ? { signal } : {}),
+    createChannel: (body: WebChannel) =>
+      client.request<WebChannel>('/company-settings/web-channels', { method: 'POST', body }),
+    updateChannel: (body: WebChannel) =>
+      client.request<WebChannel>('/company-settings/web-channels', { method: 'PUT', body }),
+    previewSearch: (query: PreviewQuery) =>
+      client.request<SearchPreview>('/products/search-preview', { query: { ...query } }),
+  };
+}
+
+export type CatalogAdminApi = ReturnType<typeof createCatalogAdminApi>;

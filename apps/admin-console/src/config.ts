@@ -1,0 +1,36 @@
+// The console's runtime configuration, served by the catalog API next to index.html.
+
+export interface ConsoleConfig {
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly tokenEndpoint: string;
+  readonly authorizationEndpoint: string;
+  readonly apiBaseUrl: string;
+  readonly basePath: string;
+}
+
+const KEYS = ['issuer', 'clientId', 'tokenEndpoint', 'authorizationEndpoint', 'apiBaseUrl'] as const;
+
+export function parseConsoleConfig(value: unknown): ConsoleConfig {
+  if (typeof value !== 'object' || value === null) throw new Error('config.json is not an object');
+  const record = value as Record<string, unknown>;
+  for (const key of KEYS) {
+    if (typeof record[key] !== 'string' || record[key] === '') throw new Error(`config.json has no ${key}`);
+  }
+  return {
+    issuer: String(record.issuer),
+    clientId: String(record.clientId),
+    tokenEndpoint: String(record.tokenEndpoint),
+    authorizationEndpoint: String(record.authorizationEndpoint),
+    apiBaseUrl: String(record.apiBaseUrl).replace(/\/+$/, ''),
+    basePath: typeof record.basePath === 'string' ? record.basePath : '',
+  };
+}
+
+export async function loadConsoleConfig(): Promise<ConsoleConfig> {
+  const response = await fetch(new URL('config.json', document.baseURI), {
+    headers: { Accept: 'application/json' },
+  });
+  if (!response.ok) throw new Error(`config.json answered ${response.status}`);
+  return parseConsoleConfig(await response.json());
+}

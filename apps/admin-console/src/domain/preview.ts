@@ -1,0 +1,88 @@
+// The "see what an integrator sees" form → the query of GET /products/search-preview.
+import type { GrantableScope, PreviewQuery, Product, SortColumn } from '../api/types.ts';
+
+export interface PreviewFormValues {
+  readonly subjectKind: 'client' | 'hypothetical';
+  readonly clientId: string;
+  readonly scopes: readonly GrantableScope[];
+  readonly channel: string;
+  readonly q: string;
+  readonly brandName: string;
+  /** '' = the search's default order (relevance). */
+  readonly sort: SortColumn | '';
+  readonly order: 'asc' | 'desc';
+  readonly fields: string;
+  readonly displayOnWeb: '' | 'true' | 'false';
+  readonly includeArchived: boolean;
+  readonly updatedAfter: string;
+  readonly size: string;
+}
+
+export const DEFAULT_PREVIEW_FORM: PreviewFormValues = {
+  subjectKind: 'client',
+  clientId: '',
+  scopes: ['products.read'],
+  channel: '',
+  q: '',
+  brandName: '',
+  sort: '',
+  order: 'asc',
+  fields: '',
+  displayOnWeb: '',
+  includeArchived: false,
+  updatedAfter: '',
+  size: '20',
+};
+
+/** Only the non-empty parameters; `order` only with a `sort`. */
+export function buildPreviewQuery(form: PreviewFormValues): PreviewQuery {
+  const query: PreviewQuery = {};
+  if (form.subjectKind === 'client') {
+    if (form.clientId !== '') query.asClient = form.clientId;
+  } else {
+    if (form.scopes.length > 0) query.scopes = form.scopes.join(',');
+    if (form.channel !== '') query.channel = form.channel;
+  }
+  const q = form.q.trim();
+  if (q !== '') query.q = q;
+  const brandName = form.brandName.trim();
+  if (brandName !== '') query.brandName = brandName;
+  if (form.sort !== '') {
+    query.sort = form.sort;
+    query.order = form.order;
+  }
+  const fields = form.fields
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean)
+    .join(',');
+  if (fields !== '') query.fields = fields;
+  if (form.displayOnWeb !== '') query.displayOnWeb = form.displayOnWeb;
+  if (form.includeArchived) query.includeArchived = 'true';
+  const updatedAfter = form.updatedAfter.trim();
+  if (updatedAfter !== '') query.updatedAfter = updatedAfter;
+  const size = form.size.trim();
+  if (size !== '') query.size = Number(size);
+  return query;
+}
+
+/** The table's columns: those of id, productCode, name, brandName, displayOnWeb present in some record. */
+export const PREVIEW_COLUMNS = ['id', 'productCode', 'name', 'brandName', 'displayOnWeb'] as const;
+
+export function presentColumns(records: readonly Product[]): (typeof PREVIEW_COLUMNS)[number][] {
+  return PREVIEW_COLUMNS.filter((column) => column === 'id' || records.some((record) => column in record));
+}
+
+/** A cell: "true"/"false" for booleans, "(omitted)" for a field the record does not carry. */
+export function cellText(record: Product, column: (typeof PREVIEW_COLUMNS)[number]): string {
+  if (!(column in record)) return '(omitted)';
+  const value: unknown = record[column];
+  if (value === null || value === undefined) return column === 'displayOnWeb' ? '(omitted)' : '';
+  return String(value);
+}
+
+/** "20 products", or "at least 10000 products" when the count is a lower bound. */
+export function countLine(total: number, lowerBound: boolean): string {
+  const phrase = total === 1 && !lowerBound ? 'product matches' : 'products match';
+  return `${lowerBound ? 'At least ' : ''}${total.toLocaleString('en')} ${phrase}`;
+}
