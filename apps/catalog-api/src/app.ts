@@ -1,3 +1,4 @@
+import { adminConsoleAssetsDir } from '@catalog/admin-console';
 import {
   healthCheck,
   readinessCheck,
@@ -23,6 +24,7 @@ import { refuseQueryAccessToken } from './http/refuse-query-access-token.ts';
 import { CatalogMetrics } from './metrics/catalog-metrics.ts';
 import { operationOf } from './metrics/operation-of.ts';
 import { adminCatalogueRoutes } from './routes/admin-catalogue.ts';
+import { adminConsoleRoutes } from './routes/admin-console.ts';
 import { apiDocsRoutes } from './routes/api-docs.ts';
 import { auditEventRoutes } from './routes/audit-events.ts';
 import { catalogBrandRoutes } from './routes/catalog-brands.ts';
@@ -46,6 +48,8 @@ export interface CatalogApiDeps {
   readonly metrics?: CatalogMetrics;
   /** Turns /ready to 503 once the process stops; never, when absent. */
   readonly shutdown?: ShutdownState;
+  /** The built admin console (index.html, assets/); @catalog/admin-console's dist/ when absent. */
+  readonly consoleDir?: string;
 }
 
 /** Builds the catalog API without listening, so tests and main.ts start it the same way. */
@@ -96,6 +100,7 @@ export function createApp(deps: CatalogApiDeps): Koa<AppState> {
   auditEventRoutes(router, routeDeps);
   webAppClientRoutes(router, routeDeps);
   apiDocsRoutes(router, routeDeps);
+  adminConsoleRoutes(router, routeDeps, { dir: deps.consoleDir ?? adminConsoleAssetsDir });
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

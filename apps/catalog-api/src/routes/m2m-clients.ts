@@ -25,9 +25,9 @@ function actorOf(principal: Principal | undefined): Actor {
   return { userId: principal.userId, userName: principal.userName };
 }
 
-/** Where people manage clients: this service's documentation of the client routes. */
+/** Where people manage clients: the admin console's client list. */
 const consoleUrl = (ctx: RouteContext, config: RouteDeps['config']) =>
-  `${publicBaseUrl(ctx, config)}/docs#/Client%20management`;
+  `${publicBaseUrl(ctx, config)}/console/clients`;
 
 /** The admin client-management routes of spec 4.2. */
 export function m2mClientRoutes(router: Router<AppState>, deps: RouteDeps): void {

@@ -37,6 +37,10 @@ export async function startApiOverStore(input: {
   readonly wrap: (store: CatalogStore) => Partial<CatalogStore>;
   /** The API's metrics, for a test that reads them from the registry. */
   readonly metrics?: CatalogMetrics;
+  /** More of the API's environment (BASE_PATH…). */
+  readonly env?: Record<string, string>;
+  /** The built console it serves, instead of @catalog/admin-console's dist/. */
+  readonly consoleDir?: string;
 }): Promise<ApiOverStore> {
   const dataDir = await mkdtemp(join(tmpdir(), input.dataDirPrefix));
   const tls = await ensureLocalTls(dataDir);
@@ -44,7 +48,12 @@ export async function startApiOverStore(input: {
     entry: fileURLToPath(new URL('../../../auth-server/src/main.ts', import.meta.url)),
     env: { DATA_DIR: dataDir, AUTH_SERVER_PORT: '0' },
   });
-  const config = loadCatalogApiConfig({ DATA_DIR: dataDir, PUBLIC_AUTH_URL: auth.url, RATE_LIMIT_RPS: '0' });
+  const config = loadCatalogApiConfig({
+    DATA_DIR: dataDir,
+    PUBLIC_AUTH_URL: auth.url,
+    RATE_LIMIT_RPS: '0',
+    ...input.env,
+  });
   const store = openSqliteCatalogStore({ databasePath: catalogDatabasePath(dataDir), searchWorkers: 1 });
   const logger = createLogger('catalog-api-test', 'silent');
   const app = createApp({
@@ -59,6 +68,7 @@ export async function startApiOverStore(input: {
     verifier: createTokenVerifier(config.tokens),
     usage: new UsageCounter(store.clients, logger, input.metrics),
     ...(input.metrics === undefined ? {} : { metrics: input.metrics }),
+    ...(input.consoleDir === undefined ? {} : { consoleDir: input.consoleDir }),
     secretPepper: await loadClientSecretPepper({ dataDir }),
   });
   const server: RunningServer = await listen({

@@ -2038,7 +2038,7 @@ export const catalogApiDocument = {
       "get": {
         "operationId": "getAdminConsole",
         "summary": "The administrators' console",
-        "description": "The browser application where administrators manage M2M clients and web channels and see what an\nintegrator sees. It signs in through the token server (authorization code + PKCE, client\n`catalog-admin`) and calls this API with the ID token it obtains. The page and its assets (under\n`/console/`) require no credentials; every call it makes does. `/console` redirects to `/console/`.\n",
+        "description": "The browser application where administrators manage M2M clients and web channels and see what an\nintegrator sees. It signs in through the token server (authorization code + PKCE, client\n`catalog-admin`) and calls this API with the ID token it obtains. The page and its assets (under\n`/console/`) require no credentials; every call it makes does. `/console`, `/console/` and every\npath under it that is not a file (the application's own routes, such as `/console/clients` or\n`/console/callback`) answer the same page, with a `<base href>` of `/console/` (under `BASE_PATH`) so\nits relative asset URLs resolve from any of them. Its hashed files are served from\n`/console/assets/{file}` (cached for a year, immutable) and its settings from `/console/config.json`\n(`issuer`, `clientId`, `authorizationEndpoint`, `tokenEndpoint`, `apiBaseUrl`, `basePath`; not cached).\nThe page is sent with `Cache-Control: no-store` and a Content-Security-Policy that allows no inline\nscript and lets the page reach only this origin and the token server.\n",
         "tags": [
           "Operations"
         ],
@@ -2059,8 +2059,27 @@ export const catalogApiDocument = {
               }
             }
           },
+          "404": {
+            "$ref": "#/components/responses/NotFound",
+            "description": "A file under `/console/` that the build does not have (`NOT_FOUND`), or a name that is not a plain file name."
+          },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "description": "The console was not built with this deployment (`pnpm build` builds it); the API itself serves as usual.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
           }
         }
       }

@@ -537,7 +537,14 @@ export interface paths {
          * @description The browser application where administrators manage M2M clients and web channels and see what an
          *     integrator sees. It signs in through the token server (authorization code + PKCE, client
          *     `catalog-admin`) and calls this API with the ID token it obtains. The page and its assets (under
-         *     `/console/`) require no credentials; every call it makes does. `/console` redirects to `/console/`.
+         *     `/console/`) require no credentials; every call it makes does. `/console`, `/console/` and every
+         *     path under it that is not a file (the application's own routes, such as `/console/clients` or
+         *     `/console/callback`) answer the same page, with a `<base href>` of `/console/` (under `BASE_PATH`) so
+         *     its relative asset URLs resolve from any of them. Its hashed files are served from
+         *     `/console/assets/{file}` (cached for a year, immutable) and its settings from `/console/config.json`
+         *     (`issuer`, `clientId`, `authorizationEndpoint`, `tokenEndpoint`, `apiBaseUrl`, `basePath`; not cached).
+         *     The page is sent with `Cache-Control: no-store` and a Content-Security-Policy that allows no inline
+         *     script and lets the page reach only this origin and the token server.
          */
         get: operations["getAdminConsole"];
         put?: never;
@@ -2754,7 +2761,19 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description A file under `/console/` that the build does not have (`NOT_FOUND`), or a name that is not a plain file name. */
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            /** @description The console was not built with this deployment (`pnpm build` builds it); the API itself serves as usual. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
 }
