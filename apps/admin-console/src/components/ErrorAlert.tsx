@@ -1,0 +1,37 @@
+import { ApiError } from '../api/client.ts';
+
+export interface ErrorAlertProps {
+  readonly error: unknown;
+  /** Said before the API's message, e.g. "The client could not be created." */
+  readonly title?: string;
+  /** Field errors the form could not place next to a field. */
+  readonly extra?: readonly string[];
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return 'Something went wrong.';
+}
+
+/** An API error as the administrator should see it: its message and the request ID for support. */
+export function ErrorAlert({ error, title, extra = [] }: ErrorAlertProps) {
+  const requestId = error instanceof ApiError ? error.requestId : null;
+  return (
+    <div className="alert alert-error" role="alert">
+      {title !== undefined && <p className="alert-title">{title}</p>}
+      <p>{errorMessage(error)}</p>
+      {extra.length > 0 && (
+        <ul>
+          {extra.map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+      )}
+      {requestId !== null && (
+        <p className="request-id">
+          Request ID: <code>{requestId}</code>
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import type { Route } from '../routing.ts';
+import { NavLink } from './NavLink.tsx';
+
+export const APP_NAME = 'Catalog admin console';
+
+export interface HeaderProps {
+  readonly route?: Route;
+  readonly email?: string;
+  readonly onSignOut?: () => void;
+}
+
+const LINKS = [
+  { to: 'clients', label: 'Clients' },
+  { to: 'channels', label: 'Web channels' },
+  { to: 'preview', label: 'See what an integrator sees' },
+] as const;
+
+export function Header({ route, email, onSignOut }: HeaderProps) {
+  return (
+    <header className="app-header">
+      <p className="app-name">{APP_NAME}</p>
+      {email !== undefined && (
+        <>
+          <nav aria-label="Main">
+            <ul>
+              {LINKS.map((link) => (
+                <li key={link.to}>
+                  <NavLink to={link.to} current={route === link.to}>
+                    {link.label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <div className="account">
+            <span className="account-email">
+              Signed in as <strong>{email}</strong>
+            </span>
+            <button type="button" className="button-secondary" onClick={onSignOut}>
+              Sign out
+            </button>
+          </div>
+        </>
+      )}
+    </header>
+  );
+}

@@ -1,0 +1,223 @@
+import { type FormEvent, useCallback, useState } from 'react';
+import type { WebChannel } from '../api/types.ts';
+import { useApp } from '../app-context.ts';
+import { ErrorAlert } from '../components/ErrorAlert.tsx';
+import { describedBy, FieldErrorText } from '../components/FieldError.tsx';
+import { Loading } from '../components/Loading.tsx';
+import { usePageTitle } from '../components/SignedOutPages.tsx';
+import { TableRegion } from '../components/TableRegion.tsx';
+import { useLoad } from '../hooks.ts';
+import { type FormErrorState, formErrorState } from './clients/form-errors.ts';
+
+const FIELDS = ['slug', 'name'] as const;
+
+export function ChannelsPage() {
+  usePageTitle('Web channels');
+  const { api } = useApp();
+  const load = useCallback((signal: AbortSignal) => api.listChannels(signal), [api]);
+  const [list, reload] = useLoad(load);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [notice, setNotice] = useState('');
+  const channels = list.state === 'ready' ? list.value.channels : null;
+
+  return (
+    <>
+      <h1>Web channels</h1>
+      <p className="lead">
+        The registry of web channels. A client bound to a channel sees each product’s web visibility for that
+        channel.
+      </p>
+      <NewChannelForm
+        onCreated={(channel) => {
+          setNotice(`Channel ${channel.slug} was added.`);
+          reload();
+        }}
+      />
+      <section className="panel" aria-labelledby="channels-list-heading">
+        <h2 id="channels-list-heading">All web channels</h2>
+        <p className="notice" role="status">
+          {notice}
+        </p>
+        {list.state === 'loading' && <Loading label="Loading web channels…" />}
+        {list.state === 'error' && (
+          <ErrorAlert error={list.error} title="The web channels could not be loaded." />
+        )}
+        {channels !== null && channels.length === 0 && (
+          <p className="empty">No web channels yet — add the first one.</p>
+        )}
+        {channels !== null && channels.length > 0 && (
+          <TableRegion label="Web channels table">
+            <table className="data-table">
+              <thead>
+                <tr>
+                  <th scope="col">Slug</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {channels.map((channel) => (
+                  <tr key={channel.slug}>
+                    <th scope="row">
+                      <code>{channel.slug}</code>
+                    </th>
+                    <td>
+                      {editing === channel.slug ? (
+                        <RenameChannelForm
+                          channel={channel}
+                          onCancel={() => setEditing(null)}
+                          onSaved={(saved) => {
+                            setEditing(null);
+                            setNotice(`Channel ${saved.slug} was renamed to ${saved.name}.`);
+                            reload();
+                          }}
+                        />
+                      ) : (
+                        channel.name
+                      )}
+                    </td>
+                    <td>
+                      {editing !== channel.slug && (
+                        <button
+                          type="button"
+                          className="button-small"
+                          onClick={() => {
+                            setNotice('');
+                            setEditing(channel.slug);
+                          }}
+                        >
+                          Rename<span className="visually-hidden"> {channel.slug}</span>
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableRegion>
+        )}
+      </section>
+    </>
+  );
+}
+
+function NewChannelForm({ onCreated }: { readonly onCreated: (channel: WebChannel) => void }) {
+  const { api } = useApp();
+  const [slug, setSlug] = useState('');
+  const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<FormErrorState | null>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setErrors(null);
+    try {
+      onCreated(await api.createChannel({ slug: slug.trim(), name: name.trim() }));
+      setSlug('');
+      setName('');
+    } catch (error) {
+      setErrors(formErrorState(error, FIELDS));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const fieldErrors = errors?.fields ?? {};
+  return (
+    <section className="panel" aria-labelledby="new-channel-heading">
+      <h2 id="new-channel-heading">New web channel</h2>
+      <form onSubmit={submit} noValidate>
+        <div className="field">
+          <label htmlFor="new-channel-slug">Slug</label>
+          <input
+            id="new-channel-slug"
+            type="text"
+            value={slug}
+            autoComplete="off"
+            spellCheck={false}
+            onChange={(e) => setSlug(e.target.value)}
+            {...describedBy('new-channel-slug-error', fieldErrors.slug, 'new-channel-slug-hint')}
+          />
+          <p className="hint" id="new-channel-slug-hint">
+            Kebab-case, for example eu-shop. It cannot be changed later.
+          </p>
+          <FieldErrorText id="new-channel-slug-error" messages={fieldErrors.slug} />
+        </div>
+        <div className="field">
+          <label htmlFor="new-channel-name">Name</label>
+          <input
+            id="new-channel-name"
+            type="text"
+            value={name}
+            autoComplete="off"
+            onChange={(e) => setName(e.target.value)}
+            {...describedBy('new-channel-name-error', fieldErrors.name)}
+          />
+          <FieldErrorText id="new-channel-name-error" messages={fieldErrors.name} />
+        </div>
+        {errors !== null && (
+          <ErrorAlert error={errors.error} title="The channel was not added." extra={errors.unmatched} />
+        )}
+        <button type="submit" className="button-primary" disabled={busy}>
+          Add channel
+        </button>
+      </form>
+    </section>
+  );
+}
+
+function RenameChannelForm({
+  channel,
+  onSaved,
+  onCancel,
+}: {
+  readonly channel: WebChannel;
+  readonly onSaved: (channel: WebChannel) => void;
+  readonly onCancel: () => void;
+}) {
+  const { api } = useApp();
+  const id = `rename-${channel.slug}`;
+  const [name, setName] = useState(channel.name);
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<FormErrorState | null>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setErrors(null);
+    try {
+      onSaved(await api.updateChannel({ slug: channel.slug, name: name.trim() }));
+    } catch (error) {
+      setErrors(formErrorState(error, ['name']));
+      setBusy(false);
+    }
+  };
+  const fieldErrors = errors?.fields ?? {};
+  return (
+    <form className="inline-form" onSubmit={submit} noValidate>
+      <div className="field">
+        <label htmlFor={`${id}-name`}>New name of {channel.slug}</label>
+        <input
+          id={`${id}-name`}
+          type="text"
+          value={name}
+          autoComplete="off"
+          onChange={(e) => setName(e.target.value)}
+          {...describedBy(`${id}-name-error`, fieldErrors.name)}
+        />
+        <FieldErrorText id={`${id}-name-error`} messages={fieldErrors.name} />
+      </div>
+      {errors !== null && (
+        <ErrorAlert error={errors.error} title="The channel was not renamed." extra={errors.unmatched} />
+      )}
+      <div className="button-row">
+        <button type="submit" className="button-primary" disabled={busy}>
+          Save
+        </button>
+        <button type="button" className="button-secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

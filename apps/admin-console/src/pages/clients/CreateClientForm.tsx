@@ -1,0 +1,135 @@
+import { type FormEvent, useState } from 'react';
+import type { ClientCreateRequest, GrantableScope, M2MClientCreated, WebChannel } from '../../api/types.ts';
+import { useApp } from '../../app-context.ts';
+import { ChannelSelect } from '../../components/ChannelSelect.tsx';
+import { ErrorAlert } from '../../components/ErrorAlert.tsx';
+import { describedBy, FieldErrorText } from '../../components/FieldError.tsx';
+import { ScopeCheckboxes } from '../../components/ScopeCheckboxes.tsx';
+import { type FormErrorState, formErrorState } from './form-errors.ts';
+
+const FIELDS = ['clientName', 'description', 'scopes', 'expiresInDays', 'channel'] as const;
+
+export interface CreatedResult {
+  readonly created: M2MClientCreated;
+  /** The channel asked for, when binding it after creation failed. */
+  readonly bindingFailure: { readonly channel: string; readonly error: unknown } | null;
+}
+
+export function CreateClientForm({
+  channels,
+  onCreated,
+}: {
+  readonly channels: readonly WebChannel[];
+  readonly onCreated: (result: CreatedResult) => void;
+}) {
+  const { api } = useApp();
+  const [clientName, setClientName] = useState('');
+  const [description, setDescription] = useState('');
+  const [scopes, setScopes] = useState<GrantableScope[]>(['products.read']);
+  const [expiresInDays, setExpiresInDays] = useState('');
+  const [channel, setChannel] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<FormErrorState | null>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setErrors(null);
+    const body: ClientCreateRequest = { clientName: clientName.trim(), scopes };
+    if (description.trim() !== '') body.description = description.trim();
+    if (expiresInDays.trim() !== '') body.expiresInDays = Number(expiresInDays);
+    try {
+      let created = await api.createClient(body);
+      let bindingFailure: CreatedResult['bindingFailure'] = null;
+      if (channel !== '') {
+        try {
+          const bound = await api.updateClient(created.clientId, { channel });
+          created = { ...created, channel: bound.channel ?? channel };
+        } catch (error) {
+          bindingFailure = { channel, error };
+        }
+      }
+      onCreated({ created, bindingFailure });
+      setClientName('');
+      setDescription('');
+      setScopes(['products.read']);
+      setExpiresInDays('');
+      setChannel('');
+    } catch (error) {
+      setErrors(formErrorState(error, FIELDS));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const fieldErrors = errors?.fields ?? {};
+  return (
+    <section className="panel" aria-labelledby="new-client-heading">
+      <h2 id="new-client-heading">New client</h2>
+      <form onSubmit={submit} noValidate>
+        <div className="field">
+          <label htmlFor="new-client-name">Client name</label>
+          <input
+            id="new-client-name"
+            type="text"
+            value={clientName}
+            autoComplete="off"
+            onChange={(e) => setClientName(e.target.value)}
+            {...describedBy('new-client-name-error', fieldErrors.clientName, 'new-client-name-hint')}
+          />
+          <p className="hint" id="new-client-name-hint">
+            3–100 characters: letters, digits, spaces, hyphens and underscores.
+          </p>
+          <FieldErrorText id="new-client-name-error" messages={fieldErrors.clientName} />
+        </div>
+        <div className="field">
+          <label htmlFor="new-client-description">Description (optional)</label>
+          <textarea
+            id="new-client-description"
+            rows={2}
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+            {...describedBy('new-client-description-error', fieldErrors.description)}
+          />
+          <FieldErrorText id="new-client-description-error" messages={fieldErrors.description} />
+        </div>
+        <ScopeCheckboxes
+          idPrefix="new-client"
+          value={scopes}
+          onChange={setScopes}
+          errors={fieldErrors.scopes}
+        />
+        <div className="field">
+          <label htmlFor="new-client-expires">Expires in days (optional)</label>
+          <input
+            id="new-client-expires"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={365}
+            value={expiresInDays}
+            onChange={(e) => setExpiresInDays(e.target.value)}
+            {...describedBy('new-client-expires-error', fieldErrors.expiresInDays, 'new-client-expires-hint')}
+          />
+          <p className="hint" id="new-client-expires-hint">
+            1 to 365. Leave empty for a client that never expires.
+          </p>
+          <FieldErrorText id="new-client-expires-error" messages={fieldErrors.expiresInDays} />
+        </div>
+        <ChannelSelect
+          id="new-client-channel"
+          channels={channels}
+          value={channel}
+          onChange={setChannel}
+          errors={fieldErrors.channel}
+        />
+        {errors !== null && (
+          <ErrorAlert error={errors.error} title="The client was not created." extra={errors.unmatched} />
+        )}
+        <button type="submit" className="button-primary" disabled={busy}>
+          {busy ? 'Creating…' : 'Create client'}
+        </button>
+      </form>
+    </section>
+  );
+}

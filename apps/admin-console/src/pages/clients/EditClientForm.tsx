@@ -1,0 +1,124 @@
+import { type FormEvent, useState } from 'react';
+import type { ClientUpdateRequest, GrantableScope, M2MClient, WebChannel } from '../../api/types.ts';
+import { useApp } from '../../app-context.ts';
+import { ChannelSelect } from '../../components/ChannelSelect.tsx';
+import { ErrorAlert } from '../../components/ErrorAlert.tsx';
+import { describedBy, FieldErrorText } from '../../components/FieldError.tsx';
+import { ScopeCheckboxes } from '../../components/ScopeCheckboxes.tsx';
+import { type FormErrorState, formErrorState } from './form-errors.ts';
+
+const FIELDS = ['clientName', 'description', 'scopes', 'channel'] as const;
+
+/** Only the fields that differ from the client (an empty object when nothing changed). */
+export function changedFields(
+  client: M2MClient,
+  next: { clientName: string; description: string; scopes: readonly GrantableScope[]; channel: string },
+): ClientUpdateRequest {
+  const body: ClientUpdateRequest = {};
+  if (next.clientName.trim() !== client.clientName) body.clientName = next.clientName.trim();
+  if (next.description.trim() !== (client.description ?? '')) body.description = next.description.trim();
+  const sameScopes =
+    next.scopes.length === client.scopes.length &&
+    next.scopes.every((scope) => client.scopes.includes(scope));
+  if (!sameScopes) body.scopes = [...next.scopes];
+  const channel = next.channel === '' ? null : next.channel;
+  if (channel !== (client.channel ?? null)) body.channel = channel;
+  return body;
+}
+
+export function EditClientForm({
+  client,
+  channels,
+  onSaved,
+  onCancel,
+}: {
+  readonly client: M2MClient;
+  readonly channels: readonly WebChannel[];
+  readonly onSaved: (client: M2MClient) => void;
+  readonly onCancel: () => void;
+}) {
+  const { api } = useApp();
+  const prefix = `edit-${client.clientId}`;
+  const [clientName, setClientName] = useState(client.clientName);
+  const [description, setDescription] = useState(client.description ?? '');
+  const [scopes, setScopes] = useState<GrantableScope[]>([...client.scopes]);
+  const [channel, setChannel] = useState(client.channel ?? '');
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<FormErrorState | null>(null);
+  const [notice, setNotice] = useState('');
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setErrors(null);
+    setNotice('');
+    const body = changedFields(client, { clientName, description, scopes, channel });
+    if (Object.keys(body).length === 0) {
+      setNotice('Nothing changed: change at least one field.');
+      return;
+    }
+    setBusy(true);
+    try {
+      onSaved(await api.updateClient(client.clientId, body));
+    } catch (error) {
+      setErrors(formErrorState(error, FIELDS));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const fieldErrors = errors?.fields ?? {};
+  return (
+    <section className="inline-panel" aria-labelledby={`${prefix}-heading`}>
+      <h3 id={`${prefix}-heading`}>Edit {client.clientName}</h3>
+      <form onSubmit={submit} noValidate>
+        <div className="field">
+          <label htmlFor={`${prefix}-name`}>Client name</label>
+          <input
+            id={`${prefix}-name`}
+            type="text"
+            value={clientName}
+            autoComplete="off"
+            onChange={(e) => setClientName(e.target.value)}
+            {...describedBy(`${prefix}-name-error`, fieldErrors.clientName)}
+          />
+          <FieldErrorText id={`${prefix}-name-error`} messages={fieldErrors.clientName} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${prefix}-description`}>Description</label>
+          <textarea
+            id={`${prefix}-description`}
+            rows={2}
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+            {...describedBy(`${prefix}-description-error`, fieldErrors.description)}
+          />
+          <FieldErrorText id={`${prefix}-description-error`} messages={fieldErrors.description} />
+        </div>
+        <ScopeCheckboxes idPrefix={prefix} value={scopes} onChange={setScopes} errors={fieldErrors.scopes} />
+        <ChannelSelect
+          id={`${prefix}-channel`}
+          channels={channels}
+          value={channel}
+          onChange={setChannel}
+          errors={fieldErrors.channel}
+        />
+        {notice !== '' && (
+          <p className="notice" role="status">
+            {notice}
+          </p>
+        )}
+        {errors !== null && (
+          <ErrorAlert error={errors.error} title="The client was not updated." extra={errors.unmatched} />
+        )}
+        <div className="button-row">
+          <button type="submit" className="button-primary" disabled={busy}>
+            Save changes
+          </button>
+          <button type="button" className="button-secondary" onClick={onCancel}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,67 @@
+import { type FormEvent, useState } from 'react';
+import type { ClientRevocation, M2MClient } from '../../api/types.ts';
+import { useApp } from '../../app-context.ts';
+import { ErrorAlert } from '../../components/ErrorAlert.tsx';
+
+/** Revocation is irreversible: the administrator types the client's name to confirm. */
+export function RevokePanel({
+  client,
+  onRevoked,
+  onCancel,
+}: {
+  readonly client: M2MClient;
+  readonly onRevoked: (revocation: ClientRevocation) => void;
+  readonly onCancel: () => void;
+}) {
+  const { api } = useApp();
+  const prefix = `revoke-${client.clientId}`;
+  const [typed, setTyped] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const matches = typed === client.clientName;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!matches) return;
+    setBusy(true);
+    setError(null);
+    try {
+      onRevoked(await api.revokeClient(client.clientId));
+    } catch (caught) {
+      setError(caught);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="inline-panel inline-panel-danger" aria-labelledby={`${prefix}-heading`}>
+      <h3 id={`${prefix}-heading`}>Revoke {client.clientName}</h3>
+      <p>
+        Revocation is irreversible: no new token can be issued, and existing tokens are refused from their
+        next request. The integration stops working until it moves to a new client.
+      </p>
+      <form onSubmit={submit}>
+        <div className="field">
+          <label htmlFor={`${prefix}-confirm`}>Type {client.clientName} to confirm</label>
+          <input
+            id={`${prefix}-confirm`}
+            type="text"
+            value={typed}
+            autoComplete="off"
+            spellCheck={false}
+            onChange={(e) => setTyped(e.target.value)}
+          />
+        </div>
+        {error !== null && <ErrorAlert error={error} title="The client was not revoked." />}
+        <div className="button-row">
+          <button type="submit" className="button-danger" disabled={!matches || busy}>
+            Revoke
+          </button>
+          <button type="button" className="button-secondary" onClick={onCancel}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
