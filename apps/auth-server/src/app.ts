@@ -18,6 +18,7 @@ import { tokenRateLimit } from './limits/token-rate-limit.ts';
 import { interactionRoutes } from './login/interaction-routes.ts';
 import type { AuthMetrics } from './metrics/auth-metrics.ts';
 import { operationOf } from './metrics/operation-of.ts';
+import { consoleOrigins } from './oidc/admin-client.ts';
 import { mountProvider } from './oidc/mount-provider.ts';
 import type { ProviderHolder } from './oidc/provider-holder.ts';
 import { INTERACTION_PATH, OIDC_ROUTES } from './oidc/routes.ts';
@@ -90,6 +91,7 @@ export function createApp(deps: AuthServerDeps): Koa<RequestContextState> {
       passwordChecks: deps.passwordChecks,
       csrfKey: deps.csrfKey,
       trail: deps.auditTrail,
+      consoleOrigins: consoleOrigins(config.adminConsoleRedirectUris),
     }),
   );
   // Everything else under BASE_PATH is the provider's: token, JWKS, discovery, authorization.

@@ -1,6 +1,8 @@
 import {
   clientSecretPepperEnv,
+  httpsUrl,
   loadServiceSettings,
+  portSchema,
   type ServiceSettingsWithData,
 } from '@catalog/server-runtime';
 import { z } from 'zod';
@@ -37,7 +39,11 @@ export interface AuthLimitsConfig {
 export interface AuthServerConfig extends ServiceSettingsWithData {
   /** CLIENT_SECRET_PEPPER; when absent the pepper file under DATA_DIR is used (created on first start). */
   readonly clientSecretPepper: string | undefined;
-  /** Extra redirect URIs of the admin console client (ADMIN_CONSOLE_REDIRECT_URIS), for a browser console. */
+  /**
+   * The https:// redirect URIs of the admin client for a browser console: the catalog API's own console
+   * callback (PUBLIC_CATALOG_URL, else https://localhost and https://127.0.0.1 on CATALOG_API_PORT under
+   * BASE_PATH), then the extras of ADMIN_CONSOLE_REDIRECT_URIS.
+   */
   readonly adminConsoleRedirectUris: readonly string[];
   readonly limits: AuthLimitsConfig;
 }
@@ -59,6 +65,9 @@ const atLeastOne = (fallback: number) => wholeNumber(fallback, 1, 'at least 1');
 
 const authServerOwnEnv = clientSecretPepperEnv.extend({
   ADMIN_CONSOLE_REDIRECT_URIS: redirectUriList.optional(),
+  // Where the catalog API serves the console: `pnpm start` gives both servers one environment.
+  CATALOG_API_PORT: portSchema('CATALOG_API_PORT', 3000),
+  PUBLIC_CATALOG_URL: httpsUrl.optional(),
   TOKEN_RATE_LIMIT_IP_PER_MIN: limitOrOff(300),
   TOKEN_RATE_LIMIT_CLIENT_PER_MIN: limitOrOff(60),
   SIGN_IN_RATE_LIMIT_IP_PER_15MIN: limitOrOff(120),
@@ -68,6 +77,18 @@ const authServerOwnEnv = clientSecretPepperEnv.extend({
   PASSWORD_CHECK_CONCURRENCY: atLeastOne(2),
   PASSWORD_CHECK_QUEUE: limitOrOff(32),
 });
+
+/** The console's callback on the catalog API (served at `${BASE_PATH}/console`). */
+function defaultConsoleRedirectUris(env: {
+  readonly publicCatalogUrl: string | undefined;
+  readonly catalogApiPort: number;
+  readonly basePath: string;
+}): string[] {
+  if (env.publicCatalogUrl !== undefined) return [`${env.publicCatalogUrl}/console/callback`];
+  return ['localhost', '127.0.0.1'].map(
+    (host) => `https://${host}:${env.catalogApiPort}${env.basePath}/console/callback`,
+  );
+}
 
 const MINUTE = 60;
 const QUARTER_HOUR = 15 * 60;
@@ -101,7 +122,16 @@ export function loadAuthServerConfig(
   return Object.freeze({
     ...settings,
     clientSecretPepper: extra.CLIENT_SECRET_PEPPER,
-    adminConsoleRedirectUris: Object.freeze(extra.ADMIN_CONSOLE_REDIRECT_URIS ?? []),
+    adminConsoleRedirectUris: Object.freeze([
+      ...new Set([
+        ...defaultConsoleRedirectUris({
+          publicCatalogUrl: extra.PUBLIC_CATALOG_URL,
+          catalogApiPort: extra.CATALOG_API_PORT,
+          basePath: settings.basePath,
+        }),
+        ...(extra.ADMIN_CONSOLE_REDIRECT_URIS ?? []),
+      ]),
+    ]),
     limits: Object.freeze(limits),
   });
 }

@@ -30,11 +30,22 @@ ${body}
 `;
 }
 
+const pagePolicy = (formAction: readonly string[]) =>
+  `default-src 'none'; style-src 'unsafe-inline'; form-action ${["'self'", ...formAction].join(' ')}; frame-ancestors 'none'; base-uri 'none'`;
+
 /** Headers for every page we render: no framing (clickjacking), no inline scripts, no caching. */
 export const PAGE_HEADERS = {
-  'Content-Security-Policy':
-    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'Content-Security-Policy': pagePolicy([]),
   'X-Frame-Options': 'DENY',
   'Cache-Control': 'no-store',
   'Referrer-Policy': 'no-referrer',
 } as const;
+
+/**
+ * The login page's headers: PAGE_HEADERS, its form also allowed to lead to the console origins.
+ * Chromium applies form-action to every redirect after the POST, and a successful sign-in redirects
+ * to the console's callback on the catalog API's origin.
+ */
+export function loginPageHeaders(consoleOrigins: readonly string[]): Record<string, string> {
+  return { ...PAGE_HEADERS, 'Content-Security-Policy': pagePolicy(consoleOrigins) };
+}

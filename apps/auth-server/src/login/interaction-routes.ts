@@ -10,7 +10,7 @@ import type { AuditTrail } from '../ports/audit-trail.ts';
 import type { LoginAttempts } from '../ports/login-attempts.ts';
 import { csrfToken, isValidCsrfToken } from './csrf-token.ts';
 import { finishSignIn } from './finish-sign-in.ts';
-import { PAGE_HEADERS } from './html.ts';
+import { loginPageHeaders } from './html.ts';
 import { expiredPage, loginPage } from './login-page.ts';
 import { FormBodyError, readForm } from './read-form.ts';
 
@@ -24,6 +24,8 @@ export interface InteractionRoutesInput {
   readonly csrfKey: Uint8Array;
   /** Receives every sign-in, failure and lock-out. */
   readonly trail: AuditTrail;
+  /** Where a signed-in browser is sent on to (the console's callback), for the form-action policy. */
+  readonly consoleOrigins: readonly string[];
 }
 
 const INVALID_CREDENTIALS = 'Invalid email or password.';
@@ -32,8 +34,8 @@ const REFUSALS = {
   busy: { status: 503, message: 'The sign-in service is busy. Try again in a moment.' },
 } as const;
 
-function html(ctx: Context, status: number, body: string) {
-  ctx.set(PAGE_HEADERS);
+function sendHtml(ctx: Context, status: number, body: string, headers: Record<string, string>) {
+  ctx.set(headers);
   ctx.status = status;
   ctx.type = 'html';
   ctx.body = body;
@@ -52,6 +54,8 @@ function sameOrigin(ctx: Context): boolean {
  */
 export function interactionRoutes(input: InteractionRoutesInput): Middleware {
   const router = new Router<RequestContextState>({ prefix: `${input.basePath}${INTERACTION_PATH}` });
+  const headers = loginPageHeaders(input.consoleOrigins);
+  const html = (ctx: Context, status: number, body: string) => sendHtml(ctx, status, body, headers);
   const loginAction = (uid: string) => `${input.basePath}${INTERACTION_PATH}/${uid}/login`;
 
   const interactionOf = async (ctx: Context) => {

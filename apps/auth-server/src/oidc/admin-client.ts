@@ -1,4 +1,4 @@
-import type { ClientMetadata } from 'oidc-provider';
+import type { ClientMetadata, KoaContextWithOIDC } from 'oidc-provider';
 
 /**
  * The registered client of the admin console and the operator CLI. ID tokens issued to it have this
@@ -14,6 +14,34 @@ export const ADMIN_CLIENT_ID = 'catalog-admin';
 export const ADMIN_CLI_REDIRECT_URI = 'http://127.0.0.1/callback';
 
 export const ADMIN_SCOPE = 'openid';
+
+/**
+ * The origins a browser console runs on: those of the admin client's https:// redirect URIs (the CLI's
+ * http://127.0.0.1 one is no browser's). Its token requests come from there (CORS), and the login
+ * page's form may lead there (form-action: browsers apply it to the redirects after the POST).
+ */
+export function consoleOrigins(consoleRedirectUris: readonly string[]): string[] {
+  const origins = consoleRedirectUris
+    .map((uri) => URL.parse(uri))
+    .filter((url) => url?.protocol === 'https:')
+    .map((url) => url?.origin ?? '');
+  return [...new Set(origins)];
+}
+
+type OidcClient = NonNullable<KoaContextWithOIDC['oidc']['client']>;
+
+/**
+ * oidc-provider's `clientBasedCORS`: a cross-origin call (the token request of the authorization-code
+ * flow) is allowed for the admin client only, and only from a console origin. Every other client, an
+ * M2M integrator included, and every other origin is refused, as oidc-provider's default refuses
+ * clients that authenticate with a secret. (Discovery and JWKS are open to every origin regardless.)
+ */
+export function adminClientCors(
+  consoleRedirectUris: readonly string[],
+): (ctx: KoaContextWithOIDC, origin: string, client: OidcClient) => boolean {
+  const allowed = new Set(consoleOrigins(consoleRedirectUris));
+  return (_ctx, origin, client) => client.clientId === ADMIN_CLIENT_ID && allowed.has(origin);
+}
 
 /** A public client: no secret can be kept in a CLI or a browser, so PKCE protects the code instead. */
 export function adminClientMetadata(consoleRedirectUris: readonly string[]): ClientMetadata {

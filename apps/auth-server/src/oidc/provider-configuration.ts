@@ -3,7 +3,7 @@ import { type Configuration, errors, type JWK, type KoaContextWithOIDC } from 'o
 import type { ProviderJwk } from '../keys/published-keys.ts';
 import type { AdminAccounts } from '../ports/admin-accounts.ts';
 import type { adapterFactory } from './adapter-factory.ts';
-import { ADMIN_SCOPE, adminClientMetadata } from './admin-client.ts';
+import { ADMIN_SCOPE, adminClientCors, adminClientMetadata } from './admin-client.ts';
 import { API_AUDIENCE, API_RESOURCE } from './api-resource.ts';
 import { findAccount } from './find-account.ts';
 import { GRANTED_SCOPES, TOKEN_LIFETIME } from './m2m-client-metadata.ts';
@@ -35,6 +35,7 @@ export function providerConfiguration(input: ProviderConfigurationInput): Config
   return {
     adapter: input.adapter,
     clients: [adminClientMetadata(input.adminConsoleRedirectUris)],
+    clientBasedCORS: adminClientCors(input.adminConsoleRedirectUris),
     clientDefaults: { id_token_signed_response_alg: 'ES256' },
     // No client_secret_jwt: the stored "secret" is a hash, and HS* keys would be derived from it.
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
