@@ -21,7 +21,7 @@ export function describedBy(
   hintId?: string,
 ): { 'aria-describedby'?: string; 'aria-invalid'?: true } {
   const hasError = messages !== undefined && messages.length > 0;
-  const ids = [hintId, hasError ? errorId : undefined].filter((id): id is string => id !== undefined);
+  const ids = [hasError ? errorId : undefined, hintId].filter((id): id is string => id !== undefined);
   return {
     ...(ids.length > 0 ? { 'aria-describedby': ids.join(' ') } : {}),
     ...(hasError ? { 'aria-invalid': true as const } : {}),

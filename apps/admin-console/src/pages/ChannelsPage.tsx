@@ -159,7 +159,7 @@ function NewChannelForm({ onCreated }: { readonly onCreated: (channel: WebChanne
           <ErrorAlert error={errors.error} title="The channel was not added." extra={errors.unmatched} />
         )}
         <button type="submit" className="button-primary" disabled={busy}>
-          Add channel
+          Create channel
         </button>
       </form>
     </section>

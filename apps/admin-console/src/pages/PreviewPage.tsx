@@ -176,7 +176,7 @@ export function PreviewPage() {
                 onChange={(v) => set('brandName', v)}
               />
               <div className="field">
-                <label htmlFor="preview-sort">Sort</label>
+                <label htmlFor="preview-sort">Sort by</label>
                 <select
                   id="preview-sort"
                   value={form.sort}
@@ -260,7 +260,7 @@ export function PreviewPage() {
             <ErrorAlert error={errors.error} title="The preview failed." extra={errors.unmatched} />
           )}
           <button type="submit" className="button-primary" disabled={result.state === 'loading'}>
-            Show results
+            Run search
           </button>
         </form>
       </section>

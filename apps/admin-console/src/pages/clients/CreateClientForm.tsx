@@ -100,7 +100,7 @@ export function CreateClientForm({
           errors={fieldErrors.scopes}
         />
         <div className="field">
-          <label htmlFor="new-client-expires">Expires in days (optional)</label>
+          <label htmlFor="new-client-expires">Expires in (days)</label>
           <input
             id="new-client-expires"
             type="number"
@@ -112,7 +112,7 @@ export function CreateClientForm({
             {...describedBy('new-client-expires-error', fieldErrors.expiresInDays, 'new-client-expires-hint')}
           />
           <p className="hint" id="new-client-expires-hint">
-            1 to 365. Leave empty for a client that never expires.
+            Optional, 1 to 365. Leave empty for a client that never expires.
           </p>
           <FieldErrorText id="new-client-expires-error" messages={fieldErrors.expiresInDays} />
         </div>

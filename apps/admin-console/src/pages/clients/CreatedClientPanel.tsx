@@ -46,7 +46,7 @@ export function CreatedClientPanel({
         <dd>{created.clientName}</dd>
         <dt>Client ID</dt>
         <dd>
-          <code>{created.clientId}</code>
+          <code data-testid="client-id">{created.clientId}</code>
         </dd>
         <dt>Scopes</dt>
         <dd>{created.scopes.join(', ')}</dd>

@@ -55,7 +55,7 @@ export function RevokePanel({
         {error !== null && <ErrorAlert error={error} title="The client was not revoked." />}
         <div className="button-row">
           <button type="submit" className="button-danger" disabled={!matches || busy}>
-            Revoke
+            Revoke client
           </button>
           <button type="button" className="button-secondary" onClick={onCancel}>
             Cancel

@@ -74,11 +74,13 @@ export function PreviewResults({
                         ),
                       )}
                       <td>
-                        <details>
+                        <details open>
                           <summary>
                             JSON<span className="visually-hidden"> of {record.id}</span>
                           </summary>
-                          <pre className="json">{JSON.stringify(record, null, 2)}</pre>
+                          <pre className="json" data-testid="preview-record">
+                            {JSON.stringify(record, null, 2)}
+                          </pre>
                         </details>
                       </td>
                     </tr>
