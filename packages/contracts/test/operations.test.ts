@@ -49,10 +49,14 @@ describe('operations and who may call them (spec 4.1, 4.2, 5.4)', () => {
     for (const operation of clients) expect(operation.access.kind, operation.operationId).toBe('admin');
   });
 
-  it('leaves only the health and readiness probes and the documentation public', () => {
+  it('leaves only the health and readiness probes, the documentation and the console page public', () => {
     const open = [...CATALOG_OPERATIONS.values()]
       .filter((op) => op.access.kind === 'public')
       .map((op) => op.path);
-    expect(open.sort()).toEqual(['/docs', '/health', '/openapi.json', '/ready']);
+    expect(open.sort()).toEqual(['/console', '/docs', '/health', '/openapi.json', '/ready']);
+  });
+
+  it("gives the admins' search preview to administrators only", () => {
+    expect(catalogOperation('previewProductSearch').access.kind).toBe('admin');
   });
 });
