@@ -6,8 +6,13 @@ export type Loadable<T> =
   | { readonly state: 'error'; readonly error: unknown }
   | { readonly state: 'ready'; readonly value: T };
 
-/** Loads once, and again on reload(); the previous value stays visible while reloading. */
-export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>): [Loadable<T>, () => void] {
+/**
+ * Loads once, and again on reload(); the previous value stays visible while reloading. `patch` changes the
+ * loaded value at once (e.g. with a write's answer) before the reload confirms it.
+ */
+export function useLoad<T>(
+  load: (signal: AbortSignal) => Promise<T>,
+): [Loadable<T>, () => void, (update: (value: T) => T) => void] {
   const [result, setResult] = useState<Loadable<T>>({ state: 'loading' });
   const [generation, setGeneration] = useState(0);
   useEffect(() => {
@@ -23,5 +28,12 @@ export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>): [Loadable
     return () => controller.abort();
   }, [load, generation]);
   const reload = useCallback(() => setGeneration((n) => n + 1), []);
-  return [result, reload];
+  const patch = useCallback(
+    (update: (value: T) => T) =>
+      setResult((current) =>
+        current.state === 'ready' ? { state: 'ready', value: update(current.value) } : current,
+      ),
+    [],
+  );
+  return [result, reload, patch];
 }

@@ -24,7 +24,12 @@ export function ClientsPage() {
   usePageTitle('Clients');
   const { api } = useApp();
   const load = useCallback((signal: AbortSignal) => api.listClients('all', signal), [api]);
-  const [list, reload] = useLoad(load);
+  const [list, reload, patch] = useLoad(load);
+  const replaceClient = (clientId: string, update: (client: M2MClient) => M2MClient) =>
+    patch((value) => ({
+      ...value,
+      clients: value.clients.map((c) => (c.clientId === clientId ? update(c) : c)),
+    }));
   const { channels } = useChannelOptions();
   const [status, setStatus] = useState<StatusFilter>('all');
   const [text, setText] = useState('');
@@ -60,6 +65,7 @@ export function ClientsPage() {
           onSaved={(saved) => {
             setPanel(null);
             setNotice(`${saved.clientName} was updated.`);
+            replaceClient(saved.clientId, () => saved);
             reload();
           }}
         />
@@ -71,6 +77,12 @@ export function ClientsPage() {
         onCancel={() => setPanel(null)}
         onRevoked={(revocation) => {
           setPanel(null);
+          replaceClient(revocation.clientId, (c) => ({
+            ...c,
+            status: 'revoked',
+            revokedAt: revocation.revokedAt,
+            revokedBy: revocation.revokedBy,
+          }));
           setNotice(
             `${revocation.clientName} was revoked by ${revocation.revokedBy.userName} on ${formatDateTime(revocation.revokedAt)}. ${revocation.note}`,
           );
@@ -93,6 +105,13 @@ export function ClientsPage() {
         onCreated={(result) => {
           setCreated(result);
           setNotice('');
+          const {
+            clientSecret: _secret,
+            tokenEndpoint: _endpoint,
+            warning: _warning,
+            ...client
+          } = result.created;
+          patch((value) => ({ ...value, clients: [client as M2MClient, ...value.clients], count: value.count + 1 }));
           reload();
         }}
       />
