@@ -111,7 +111,11 @@ export function ClientsPage() {
             warning: _warning,
             ...client
           } = result.created;
-          patch((value) => ({ ...value, clients: [client as M2MClient, ...value.clients], count: value.count + 1 }));
+          patch((value) => ({
+            ...value,
+            clients: [client as M2MClient, ...value.clients],
+            count: value.count + 1,
+          }));
           reload();
         }}
       />
