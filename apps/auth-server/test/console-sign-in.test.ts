@@ -112,6 +112,15 @@ describe("the console's redirect URIs (issue 17)", () => {
     expect(policy).not.toContain('http://127.0.0.1');
     expect(policy).toContain("frame-ancestors 'none'");
   });
+
+  it("lets a browser's login POST carry its Origin: the login page's referrer policy is same-origin, not no-referrer", async () => {
+    // From a no-referrer page a browser sends `Origin: null` with a form POST, which the login
+    // handler's same-origin check refuses: no browser could sign in (found by the console's suite).
+    const session = new HttpsSession({ ca: server.ca });
+    const start = await session.send('GET', authorizeUrl(CALLBACK, pkce().challenge));
+    const page = await session.send('GET', new URL(String(start.headers.location), server.url).href);
+    expect(page.headers['referrer-policy']).toBe('same-origin');
+  });
 });
 
 describe('CORS on the token endpoint for the browser console (issue 17)', () => {

@@ -65,6 +65,13 @@ describe('admin console', () => {
     const { context, page, problems } = await signedInPage();
     await expect(page.getByRole('heading', { level: 1, name: 'Clients' }).isVisible()).resolves.toBe(true);
     await expect(page.getByText(admin.email).first().isVisible()).resolves.toBe(true);
+
+    // Signing out forgets the ID token, and the next sign-in asks for the password again.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByText('You have signed out.').waitFor();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL((url) => url.origin === new URL(stack.authUrl).origin);
+    await expect(page.getByLabel('Password').isVisible()).resolves.toBe(true);
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -83,10 +90,20 @@ describe('admin console', () => {
     await page.getByLabel('Name', { exact: true }).fill(`Shop ${suffix}`);
     await page.getByRole('button', { name: 'Create channel' }).click();
     await page.getByRole('row').filter({ hasText: channelSlug }).waitFor();
+    await page.getByRole('button', { name: `Rename ${channelSlug}` }).click();
+    await page.getByLabel(`New name of ${channelSlug}`).fill(`Shop ${suffix} renamed`);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page
+      .getByRole('row')
+      .filter({ hasText: `Shop ${suffix} renamed` })
+      .waitFor();
+    const channels = await stack.api('/company-settings/web-channels', { token: await stack.adminIdToken() });
+    expect(JSON.stringify(channels.body)).toContain(`Shop ${suffix} renamed`);
 
     // Create the client, bound to that channel.
     await page.getByRole('link', { name: 'Clients' }).click();
     await page.getByRole('heading', { level: 1, name: 'Clients' }).waitFor();
+    await page.getByRole('button', { name: 'New client' }).click();
     await page.getByLabel('Client name').fill(clientName);
     await page.getByLabel('Description').fill('Nightly catalogue sync of the web shop');
     await page.getByRole('checkbox', { name: 'products.read' }).check();
@@ -104,6 +121,7 @@ describe('admin console', () => {
     const secret = await page.evaluate(() => navigator.clipboard.readText());
     expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
     await expect(created.getByText(`${stack.authUrl}/oauth2/token`).first().isVisible()).resolves.toBe(true);
+    expect(await seriousAxeViolations(page), 'created-client panel').toEqual([]);
     const snippets = (await created.textContent()) ?? '';
     expect(snippets).toContain('curl');
     expect(snippets).toContain('crm-api/products.read');
@@ -135,7 +153,7 @@ describe('admin console', () => {
     await page.getByLabel('Order').selectOption('asc');
     await page.getByLabel('Page size').fill('5');
     await page.getByRole('button', { name: 'Run search' }).click();
-    await page.getByTestId('preview-record').first().waitFor();
+    await page.getByTestId('preview-record').first().waitFor({ state: 'attached' });
     const shown = await page
       .getByTestId('preview-record')
       .evaluateAll((nodes) => nodes.map((node) => JSON.parse(node.textContent ?? 'null')));
@@ -157,6 +175,17 @@ describe('admin console', () => {
     await editor.getByRole('button', { name: 'Save changes' }).click();
     await editor.waitFor({ state: 'detached' });
     await expect(clientRow(page, clientName).getByText('brands.read').count()).resolves.toBe(0);
+
+    // Rotation: the console shows the instructions the API returns (secrets are never rotated in place).
+    await clientRow(page, clientName).getByRole('button', { name: 'Rotate secret' }).click();
+    const rotation = page.getByRole('region', { name: `Rotate the secret of ${clientName}` });
+    const instructions = await stack.api(`/oauth/clients/${clientId}/rotate-secret`, {
+      method: 'POST',
+      token: await stack.adminIdToken(),
+    });
+    const steps = (instructions.body as { instructions: string[] }).instructions;
+    await expect(rotation.getByRole('listitem').allTextContents()).resolves.toEqual(steps);
+    await rotation.getByRole('button', { name: 'Close' }).click();
     const narrowed = await requestAccessToken({
       authUrl: stack.authUrl,
       ca: stack.ca,
@@ -172,6 +201,7 @@ describe('admin console', () => {
     const confirm = page.getByRole('region', { name: `Revoke ${clientName}` });
     const revokeButton = confirm.getByRole('button', { name: 'Revoke client' });
     await expect(revokeButton.isDisabled()).resolves.toBe(true);
+    expect(await seriousAxeViolations(page), 'revoke panel').toEqual([]);
     await confirm.getByLabel(`Type ${clientName} to confirm`).fill(clientName.toUpperCase());
     await expect(revokeButton.isDisabled()).resolves.toBe(true);
     await confirm.getByLabel(`Type ${clientName} to confirm`).fill(clientName);
@@ -188,14 +218,50 @@ describe('admin console', () => {
 
   it('shows each validation error of the API next to its field', async () => {
     const { context, page } = await signedInPage();
+    await page.getByRole('button', { name: 'New client' }).click();
     await page.getByLabel('Client name').fill('no!');
     await page.getByRole('checkbox', { name: 'products.read' }).check();
+    const refusal = page.waitForResponse((response) => response.url().endsWith('/oauth/clients'));
     await page.getByRole('button', { name: 'Create client' }).click();
+    const answer = await refusal;
+    expect(answer.status()).toBe(400);
+    const body = (await answer.json()) as { errors: { field: string; message: string }[] };
     const nameField = page.getByLabel('Client name');
     await expect.poll(() => nameField.getAttribute('aria-invalid')).toBe('true');
     const describedBy = String(await nameField.getAttribute('aria-describedby'));
     const fieldMessage = await page.locator(`[id="${describedBy.split(' ')[0]}"]`).textContent();
-    expect(fieldMessage).toMatch(/client ?name/i);
+    const apiMessage = body.errors.find((error) => error.field === 'clientName')?.message;
+    expect(apiMessage).toBeDefined();
+    expect(fieldMessage).toContain(apiMessage);
+    // The request id is shown, so an administrator can quote it to support.
+    await page.getByText(`Request ID: ${answer.headers()['x-request-id']}`).waitFor();
+    await context.close();
+  });
+
+  it('clients expiring within 14 days stand out; the status and free-text filters narrow the table', async () => {
+    const suffix = Date.now().toString(36);
+    const soon = await stack.createClient(['products.read'], {
+      clientName: `Expiring feed ${suffix}`,
+      expiresInDays: 5,
+    });
+    const later = await stack.createClient(['products.read'], { clientName: `Yearly feed ${suffix}` });
+    await stack.api(`/oauth/clients/${later.clientId}`, {
+      method: 'DELETE',
+      token: await stack.adminIdToken(),
+    });
+    const { context, page } = await signedInPage();
+    await clientRow(page, `Expiring feed ${suffix}`).getByText('Expires in 5 days').waitFor();
+
+    await page.getByLabel('Search clients').fill(suffix);
+    await expect(page.getByRole('row').filter({ hasText: suffix }).count()).resolves.toBe(2);
+    await page.getByLabel('Status').selectOption('revoked');
+    await expect(page.getByRole('row').filter({ hasText: suffix }).count()).resolves.toBe(1);
+    await clientRow(page, `Yearly feed ${suffix}`)
+      .getByText(/Revoked by/)
+      .waitFor();
+    await page.getByLabel('Status').selectOption('active');
+    await expect(page.getByRole('row').filter({ hasText: suffix }).count()).resolves.toBe(1);
+    expect(soon.clientId).toMatch(/^[a-zA-Z0-9]{26}$/);
     await context.close();
   });
 
@@ -222,6 +288,7 @@ describe('admin console', () => {
     await page.clock.fastForward('02:00:00');
     await page.getByRole('heading', { level: 1, name: 'Your session has ended' }).waitFor();
     await expect(page.getByRole('button', { name: 'Sign in again' }).isVisible()).resolves.toBe(true);
+    expect(await seriousAxeViolations(page)).toEqual([]);
     expect(await storedInBrowser(context, page)).not.toMatch(/eyJ[\w-]+\.eyJ/);
     expect(problems).toEqual([]);
     await context.close();
@@ -252,6 +319,16 @@ describe('admin console', () => {
         expect(await seriousAxeViolations(page), heading).toEqual([]);
         expect(await overflowsHorizontally(page), heading).toBe(false);
       }
+      // The forms that open on request: a new client, and a row's edit panel.
+      await page.getByRole('link', { name: 'Clients' }).click();
+      await page.getByRole('button', { name: 'New client' }).click();
+      await page.getByLabel('Client name').waitFor();
+      await page
+        .getByRole('button', { name: /^Edit / })
+        .first()
+        .click();
+      expect(await seriousAxeViolations(page), 'new-client and edit forms').toEqual([]);
+      expect(await overflowsHorizontally(page), 'new-client and edit forms').toBe(false);
       expect(problems).toEqual([]);
       await context.close();
     });

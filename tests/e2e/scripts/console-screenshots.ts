@@ -23,8 +23,8 @@ async function demoData(stack: E2EStack): Promise<void> {
     if (reply.status >= 300) throw new Error(`${method} ${path} → ${reply.status}: ${reply.text}`);
     return reply.body as Record<string, unknown>;
   };
+  // The demo catalogue brings main-site, trade-portal and outlet; one more as an administrator adds it.
   await call('/company-settings/web-channels', 'POST', { slug: 'uk-shop', name: 'UK web shop' });
-  await call('/company-settings/web-channels', 'POST', { slug: 'trade-portal', name: 'Trade portal' });
   const shop = await stack.createClient(['products.read', 'brands.read'], {
     clientName: 'UK web shop sync',
     description: 'Nightly catalogue sync of the UK storefront',
@@ -45,7 +45,7 @@ async function shoot(page: Page, name: string, viewport: ViewportName): Promise<
     .getByRole('status')
     .filter({ hasText: /Loading/ })
     .waitFor({ state: 'detached' });
-  await page.screenshot({ path: `${outDir}${name}-${viewport}.png` });
+  await page.screenshot({ path: `${outDir}${name}-${viewport}.png`, fullPage: true });
 }
 
 async function main(): Promise<void> {
@@ -65,14 +65,23 @@ async function main(): Promise<void> {
       await page.getByRole('heading', { level: 1, name: 'Clients' }).waitFor();
       await page.getByRole('row').filter({ hasText: 'ERP price feed' }).waitFor();
       await shoot(page, 'clients', viewport);
+      await page.getByRole('button', { name: 'New client' }).click();
+      await page.getByLabel('Client name').fill(`Marketplace feed ${viewport}`);
+      await page.getByRole('checkbox', { name: 'brands.read' }).check();
+      await page.getByLabel('Channel').selectOption('main-site');
+      await page.getByRole('button', { name: 'Create client' }).click();
+      await page.getByRole('region', { name: /copy the secret now/i }).waitFor();
+      await shoot(page, 'client-created', viewport);
+      await page.getByRole('button', { name: /I have stored the secret/ }).click();
       await page.getByRole('link', { name: 'Web channels' }).click();
       await page.getByRole('row').filter({ hasText: 'trade-portal' }).waitFor();
       await shoot(page, 'channels', viewport);
       await page.getByRole('link', { name: 'See what an integrator sees' }).click();
-      await page.getByLabel('Client', { exact: true }).selectOption({ label: /UK web shop sync/ } as never);
+      await page.getByLabel('Client', { exact: true }).selectOption({ label: 'UK web shop sync (active)' });
       await page.getByLabel('Page size').fill('5');
       await page.getByRole('button', { name: 'Run search' }).click();
-      await page.getByTestId('preview-record').first().waitFor();
+      await page.getByTestId('preview-record').first().waitFor({ state: 'attached' });
+      await page.locator('summary').first().click();
       await shoot(page, 'preview', viewport);
       await context.close();
       process.stdout.write(

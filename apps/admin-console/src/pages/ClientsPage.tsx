@@ -36,6 +36,7 @@ export function ClientsPage() {
   const [sort, setSort] = useState<ClientSort>('created-desc');
   const [panel, setPanel] = useState<RowPanel>(null);
   const [created, setCreated] = useState<CreatedResult | null>(null);
+  const [creating, setCreating] = useState(false);
   const [notice, setNotice] = useState('');
 
   const all = list.state === 'ready' ? list.value.clients : null;
@@ -94,31 +95,48 @@ export function ClientsPage() {
 
   return (
     <>
-      <h1>Clients</h1>
+      <div className="page-head">
+        <h1>Clients</h1>
+        <button
+          type="button"
+          className="button-primary"
+          aria-expanded={creating}
+          aria-controls="new-client-panel"
+          onClick={() => setCreating((open) => !open)}
+        >
+          New client
+        </button>
+      </div>
       <p className="lead">
         OAuth clients of the integrators: who can read the catalogue, with which scopes and for which web
         channel.
       </p>
       {created !== null && <CreatedClientPanel result={created} onDone={() => setCreated(null)} />}
-      <CreateClientForm
-        channels={channels}
-        onCreated={(result) => {
-          setCreated(result);
-          setNotice('');
-          const {
-            clientSecret: _secret,
-            tokenEndpoint: _endpoint,
-            warning: _warning,
-            ...client
-          } = result.created;
-          patch((value) => ({
-            ...value,
-            clients: [client as M2MClient, ...value.clients],
-            count: value.count + 1,
-          }));
-          reload();
-        }}
-      />
+      <div id="new-client-panel">
+        {creating && (
+          <CreateClientForm
+            channels={channels}
+            onCancel={() => setCreating(false)}
+            onCreated={(result) => {
+              setCreating(false);
+              setCreated(result);
+              setNotice('');
+              const {
+                clientSecret: _secret,
+                tokenEndpoint: _endpoint,
+                warning: _warning,
+                ...client
+              } = result.created;
+              patch((value) => ({
+                ...value,
+                clients: [client as M2MClient, ...value.clients],
+                count: value.count + 1,
+              }));
+              reload();
+            }}
+          />
+        )}
+      </div>
       <section className="panel" aria-labelledby="clients-list-heading">
         <h2 id="clients-list-heading">All clients</h2>
         <div className="filters">

@@ -47,5 +47,11 @@ export const PAGE_HEADERS = {
  * to the console's callback on the catalog API's origin.
  */
 export function loginPageHeaders(consoleOrigins: readonly string[]): Record<string, string> {
-  return { ...PAGE_HEADERS, 'Content-Security-Policy': pagePolicy(consoleOrigins) };
+  return {
+    ...PAGE_HEADERS,
+    'Content-Security-Policy': pagePolicy(consoleOrigins),
+    // A browser sends `Origin: null` with a form POST from a no-referrer page, and the POST handler
+    // refuses any origin but its own (CSRF). same-origin still sends nothing to another origin.
+    'Referrer-Policy': 'same-origin',
+  };
 }

@@ -18,7 +18,7 @@ ${error}
 <form method="post" action="${escapeHtml(input.action)}" autocomplete="on">
 <input type="hidden" name="csrf" value="${escapeHtml(input.csrf)}">
 <label for="email">Email</label>
-<input id="email" name="email" type="email" required autofocus value="${escapeHtml(input.email ?? '')}">
+<input id="email" name="email" type="email" required autofocus autocomplete="username" value="${escapeHtml(input.email ?? '')}">
 <label for="password">Password</label>
 <input id="password" name="password" type="password" required autocomplete="current-password">
 <button type="submit">Sign in</button>

@@ -70,10 +70,10 @@ export function ClientTable({
                   </td>
                   <td>{client.scopes.join(', ')}</td>
                   <td>{client.channel ?? 'Unbound'}</td>
-                  <td>{formatDate(client.createdAt)}</td>
-                  <td>{formatDate(client.expiresAt)}</td>
+                  <td className="date">{formatDate(client.createdAt)}</td>
+                  <td className="date">{formatDate(client.expiresAt)}</td>
                   <td>{client.usageCount.toLocaleString('en')}</td>
-                  <td>{formatDate(client.lastUsedAt)}</td>
+                  <td className="date">{formatDate(client.lastUsedAt)}</td>
                   <td>
                     {client.status === 'active' && (
                       <div className="row-actions">

@@ -18,9 +18,11 @@ export interface CreatedResult {
 export function CreateClientForm({
   channels,
   onCreated,
+  onCancel,
 }: {
   readonly channels: readonly WebChannel[];
   readonly onCreated: (result: CreatedResult) => void;
+  readonly onCancel: () => void;
 }) {
   const { api } = useApp();
   const [clientName, setClientName] = useState('');
@@ -71,6 +73,9 @@ export function CreateClientForm({
           <label htmlFor="new-client-name">Client name</label>
           <input
             id="new-client-name"
+            // The form opens on the administrator's request: take them to its first field.
+            // biome-ignore lint/a11y/noAutofocus: opened by a click on "New client", not on page load.
+            autoFocus
             type="text"
             value={clientName}
             autoComplete="off"
@@ -126,9 +131,14 @@ export function CreateClientForm({
         {errors !== null && (
           <ErrorAlert error={errors.error} title="The client was not created." extra={errors.unmatched} />
         )}
-        <button type="submit" className="button-primary" disabled={busy}>
-          {busy ? 'Creating…' : 'Create client'}
-        </button>
+        <div className="button-row">
+          <button type="submit" className="button-primary" disabled={busy}>
+            {busy ? 'Creating…' : 'Create client'}
+          </button>
+          <button type="button" className="button-secondary" onClick={onCancel}>
+            Cancel
+          </button>
+        </div>
       </form>
     </section>
   );

@@ -74,7 +74,7 @@ export function PreviewResults({
                         ),
                       )}
                       <td>
-                        <details open>
+                        <details>
                           <summary>
                             JSON<span className="visually-hidden"> of {record.id}</span>
                           </summary>
