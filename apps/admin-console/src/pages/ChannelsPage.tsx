@@ -6,10 +6,11 @@ import { describedBy, FieldErrorText } from '../components/FieldError.tsx';
 import { Loading } from '../components/Loading.tsx';
 import { usePageTitle } from '../components/SignedOutPages.tsx';
 import { TableRegion } from '../components/TableRegion.tsx';
+import { useSubmission } from '../forms/use-submission.ts';
 import { useLoad } from '../hooks.ts';
-import { type FormErrorState, formErrorState } from './clients/form-errors.ts';
 
 const FIELDS = ['slug', 'name'] as const;
+const RENAME_FIELDS = ['name'] as const;
 
 export function ChannelsPage() {
   usePageTitle('Web channels');
@@ -105,24 +106,16 @@ function NewChannelForm({ onCreated }: { readonly onCreated: (channel: WebChanne
   const { api } = useApp();
   const [slug, setSlug] = useState('');
   const [name, setName] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [errors, setErrors] = useState<FormErrorState | null>(null);
+  const { busy, errors, fieldErrors, run } = useSubmission(FIELDS);
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setErrors(null);
-    try {
+    return run(async () => {
       onCreated(await api.createChannel({ slug: slug.trim(), name: name.trim() }));
       setSlug('');
       setName('');
-    } catch (error) {
-      setErrors(formErrorState(error, FIELDS));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
-  const fieldErrors = errors?.fields ?? {};
   return (
     <section className="panel" aria-labelledby="new-channel-heading">
       <h2 id="new-channel-heading">New web channel</h2>
@@ -178,21 +171,12 @@ function RenameChannelForm({
   const { api } = useApp();
   const id = `rename-${channel.slug}`;
   const [name, setName] = useState(channel.name);
-  const [busy, setBusy] = useState(false);
-  const [errors, setErrors] = useState<FormErrorState | null>(null);
+  const { busy, errors, fieldErrors, run } = useSubmission(RENAME_FIELDS);
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setErrors(null);
-    try {
-      onSaved(await api.updateChannel({ slug: channel.slug, name: name.trim() }));
-    } catch (error) {
-      setErrors(formErrorState(error, ['name']));
-      setBusy(false);
-    }
+    return run(async () => onSaved(await api.updateChannel({ slug: channel.slug, name: name.trim() })));
   };
-  const fieldErrors = errors?.fields ?? {};
   return (
     <form className="inline-form" onSubmit={submit} noValidate>
       <div className="field">

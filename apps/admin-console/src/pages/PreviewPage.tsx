@@ -9,8 +9,8 @@ import { ScopeCheckboxes } from '../components/ScopeCheckboxes.tsx';
 import { usePageTitle } from '../components/SignedOutPages.tsx';
 import { buildPreviewQuery, DEFAULT_PREVIEW_FORM, type PreviewFormValues } from '../domain/preview.ts';
 import { SORT_COLUMNS } from '../domain/scopes.ts';
+import { type FormErrorState, formErrorState } from '../forms/form-errors.ts';
 import { useLoad } from '../hooks.ts';
-import { type FormErrorState, formErrorState } from './clients/form-errors.ts';
 import { useChannelOptions } from './clients/use-channels.ts';
 import { PreviewResults } from './preview/PreviewResults.tsx';
 

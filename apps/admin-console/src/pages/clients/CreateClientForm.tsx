@@ -5,7 +5,7 @@ import { ChannelSelect } from '../../components/ChannelSelect.tsx';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { describedBy, FieldErrorText } from '../../components/FieldError.tsx';
 import { ScopeCheckboxes } from '../../components/ScopeCheckboxes.tsx';
-import { type FormErrorState, formErrorState } from './form-errors.ts';
+import { useSubmission } from '../../forms/use-submission.ts';
 
 const FIELDS = ['clientName', 'description', 'scopes', 'expiresInDays', 'channel'] as const;
 
@@ -30,17 +30,14 @@ export function CreateClientForm({
   const [scopes, setScopes] = useState<GrantableScope[]>(['products.read']);
   const [expiresInDays, setExpiresInDays] = useState('');
   const [channel, setChannel] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [errors, setErrors] = useState<FormErrorState | null>(null);
+  const { busy, errors, fieldErrors, run } = useSubmission(FIELDS);
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setErrors(null);
     const body: ClientCreateRequest = { clientName: clientName.trim(), scopes };
     if (description.trim() !== '') body.description = description.trim();
     if (expiresInDays.trim() !== '') body.expiresInDays = Number(expiresInDays);
-    try {
+    return run(async () => {
       let created = await api.createClient(body);
       let bindingFailure: CreatedResult['bindingFailure'] = null;
       if (channel !== '') {
@@ -57,14 +54,9 @@ export function CreateClientForm({
       setScopes(['products.read']);
       setExpiresInDays('');
       setChannel('');
-    } catch (error) {
-      setErrors(formErrorState(error, FIELDS));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
-  const fieldErrors = errors?.fields ?? {};
   return (
     <section className="panel" aria-labelledby="new-client-heading">
       <h2 id="new-client-heading">New client</h2>

@@ -5,7 +5,7 @@ import { ChannelSelect } from '../../components/ChannelSelect.tsx';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { describedBy, FieldErrorText } from '../../components/FieldError.tsx';
 import { ScopeCheckboxes } from '../../components/ScopeCheckboxes.tsx';
-import { type FormErrorState, formErrorState } from './form-errors.ts';
+import { useSubmission } from '../../forms/use-submission.ts';
 
 const FIELDS = ['clientName', 'description', 'scopes', 'channel'] as const;
 
@@ -43,30 +43,20 @@ export function EditClientForm({
   const [description, setDescription] = useState(client.description ?? '');
   const [scopes, setScopes] = useState<GrantableScope[]>([...client.scopes]);
   const [channel, setChannel] = useState(client.channel ?? '');
-  const [busy, setBusy] = useState(false);
-  const [errors, setErrors] = useState<FormErrorState | null>(null);
+  const { busy, errors, fieldErrors, run } = useSubmission(FIELDS);
   const [notice, setNotice] = useState('');
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setErrors(null);
     setNotice('');
     const body = changedFields(client, { clientName, description, scopes, channel });
     if (Object.keys(body).length === 0) {
       setNotice('Nothing changed: change at least one field.');
       return;
     }
-    setBusy(true);
-    try {
-      onSaved(await api.updateClient(client.clientId, body));
-    } catch (error) {
-      setErrors(formErrorState(error, FIELDS));
-    } finally {
-      setBusy(false);
-    }
+    return run(async () => onSaved(await api.updateClient(client.clientId, body)));
   };
 
-  const fieldErrors = errors?.fields ?? {};
   return (
     <section className="inline-panel" aria-labelledby={`${prefix}-heading`}>
       <h3 id={`${prefix}-heading`}>Edit {client.clientName}</h3>

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import type { ClientRevocation, M2MClient } from '../../api/types.ts';
 import { useApp } from '../../app-context.ts';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
+import { useSubmission } from '../../forms/use-submission.ts';
 
 /** Revocation is irreversible: the administrator types the client's name to confirm. */
 export function RevokePanel({
@@ -16,21 +17,13 @@ export function RevokePanel({
   const { api } = useApp();
   const prefix = `revoke-${client.clientId}`;
   const [typed, setTyped] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, errors, run } = useSubmission([]);
   const matches = typed === client.clientName;
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!matches) return;
-    setBusy(true);
-    setError(null);
-    try {
-      onRevoked(await api.revokeClient(client.clientId));
-    } catch (caught) {
-      setError(caught);
-      setBusy(false);
-    }
+    return run(async () => onRevoked(await api.revokeClient(client.clientId)));
   };
 
   return (
@@ -52,7 +45,7 @@ export function RevokePanel({
             onChange={(e) => setTyped(e.target.value)}
           />
         </div>
-        {error !== null && <ErrorAlert error={error} title="The client was not revoked." />}
+        {errors !== null && <ErrorAlert error={errors.error} title="The client was not revoked." />}
         <div className="button-row">
           <button type="submit" className="button-danger" disabled={!matches || busy}>
             Revoke client

@@ -1,5 +1,5 @@
-import { ApiError } from '../../api/client.ts';
-import { type MappedFieldErrors, mapFieldErrors } from '../../domain/field-errors.ts';
+import { ApiError } from '../api/client.ts';
+import { type MappedFieldErrors, mapFieldErrors } from '../domain/field-errors.ts';
 
 export interface FormErrorState {
   readonly error: unknown;
