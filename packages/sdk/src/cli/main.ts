@@ -318,6 +318,8 @@ async function runSync(
         client,
         checkpointStore: sink === undefined ? store : committingAfter(store, sink, options.out),
         upsert: (products) => sink?.upsert(products),
+        // The sinks buffer pages; a cursor is saved (at most once a second) only after they flushed.
+        ...(sink === undefined ? {} : { flush: () => sink.flush() }),
         full: options.full,
         dryRun: options.dryRun,
         pageSize: options.pageSize,

@@ -48,11 +48,13 @@ describe('spec 4.4 on this Node', () => {
     await client.close();
   });
 
-  it('the NDJSON output appends each page and compacts to one line per id (the last write wins)', async () => {
+  it('the NDJSON output buffers pages, appends them on flush and compacts to one line per id (the last write wins)', async () => {
     const path = join(dir, 'out.ndjson');
     const sink = await openNdjsonSink(path);
     await sink.upsert([product('a', 'one'), product('b', 'two')]);
     await sink.upsert([product('a', 'three')]);
+    expect(await readFile(path, 'utf8')).toBe('');
+    await sink.flush();
     expect((await readFile(path, 'utf8')).trim().split('\n')).toHaveLength(3);
     await sink.finish();
     const lines = (await readFile(path, 'utf8'))

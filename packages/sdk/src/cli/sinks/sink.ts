@@ -5,7 +5,10 @@ import type { Product } from '@catalog/contracts';
  * file only when the first page arrives (credentials proven) or at finish().
  */
 export interface ProductSink {
+  /** May buffer: the page is durable once `flush` (or `finish`) resolves. */
   upsert(products: Product[]): Promise<void>;
+  /** Makes every page upserted so far durable; the sync saves a cursor only after it. */
+  flush(): Promise<void>;
   /** Makes the output final and consistent; called after a clean pass, before the checkpoint commits. */
   finish(): Promise<void>;
   close(): Promise<void>;
