@@ -121,9 +121,9 @@ describe('operator commands record their audit events as operator-cli (issue 18)
     expect(JSON.stringify(events)).not.toMatch(/"(d|x|y|privateJwk)"/);
   });
 
-  it('import records one catalogue.import-batch per written batch of 500, with its counts', async () => {
+  it('import records one catalogue.import-batch per written batch of 5,000, with its counts', async () => {
     const file = join(dataDir, 'import.ndjson');
-    writeFileSync(file, `${products(1001, 'Imported')}\n`);
+    writeFileSync(file, `${products(5001, 'Imported')}\n`);
     expect((await catalog(dataDir, ['import', file])).code).toBe(0);
     writeFileSync(file, `${products(3, 'More')}\n`);
     expect((await catalog(dataDir, ['import', file])).code).toBe(0);
@@ -131,8 +131,7 @@ describe('operator commands record their audit events as operator-cli (issue 18)
     const events = await audit(dataDir, ['--action', 'catalogue.import-batch']);
     expect(recorded(events)).toEqual(
       [
-        { created: 500, updated: 0 },
-        { created: 500, updated: 0 },
+        { created: 5000, updated: 0 },
         { created: 1, updated: 0 },
         { created: 3, updated: 0 },
       ]

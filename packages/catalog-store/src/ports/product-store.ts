@@ -33,6 +33,14 @@ export interface ProductStore {
   archive(id: string, audit?: AuditContext): Promise<ProductRecord>;
   /** Upserts a batch by id, all or nothing; with `audit`, one 'catalogue.import-batch' event per call. */
   upsertMany(inputs: readonly ProductInput[], audit?: AuditContext): Promise<UpsertSummary>;
+  /**
+   * The same result as `upsertMany` for the same inputs (all or nothing, one transaction, the same
+   * 'catalogue.import-batch' event with `audit`), made for loading batches of thousands of products,
+   * most of them new: seed and import call it once per batch. Each input is checked against the
+   * contract's schema first. An adapter may write the rows first and what they imply (search index,
+   * derived relations, documents) once per batch, as long as it commits the same state.
+   */
+  bulkLoad(inputs: readonly ProductInput[], audit?: AuditContext): Promise<UpsertSummary>;
   /** Status-active products in insertion order, for the deprecated GET /products. */
   listActive(options: { limit: number; afterSeq?: number }): Promise<ActiveProductsPage>;
   /** Products sharing any of the given codes (case- and accent-insensitive on the codes). */

@@ -22,16 +22,20 @@ async function ensureChannels(store: CatalogStore): Promise<void> {
   }
 }
 
+/** Products per transaction: large enough that the per-batch work of a bulk load hardly counts. */
+const DEFAULT_BATCH = 10_000;
+
 /**
- * `pnpm catalog seed`: writes the generated catalogue batch by batch, then compacts the search
+ * `pnpm catalog seed`: writes the generated catalogue batch by batch (`ProductStore.bulkLoad`, one
+ * transaction each), then compacts the search
  * index. Ids are derived from the seed, so running it again updates the same products instead of
  * adding new ones.
  */
 export async function seedCatalogue(store: CatalogStore, options: SeedOptions): Promise<SeedReport> {
   await ensureChannels(store);
   const report: SeedReport = { created: 0, updated: 0 };
-  for (const batch of generateProductBatches(options, options.batchSize ?? 1000)) {
-    const summary = await store.products.upsertMany(batch);
+  for (const batch of generateProductBatches(options, options.batchSize ?? DEFAULT_BATCH)) {
+    const summary = await store.products.bulkLoad(batch);
     report.created += summary.created;
     report.updated += summary.updated;
     options.onProgress?.({ written: report.created + report.updated, total: options.products });

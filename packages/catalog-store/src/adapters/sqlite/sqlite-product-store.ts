@@ -15,6 +15,7 @@ import type {
   UpsertSummary,
 } from '../../ports/product-store.ts';
 import { identifierKey } from '../../search/identifier-key.ts';
+import { bulkLoadProducts } from './bulk-load-products.ts';
 import { readProductsBySeq } from './read-products.ts';
 import { appendAuditEvent } from './sqlite-audit-log.ts';
 import { statement } from './statement-cache.ts';
@@ -116,6 +117,10 @@ export class SqliteProductStore implements ProductStore {
 
   async upsertMany(inputs: readonly ProductInput[], audit?: AuditContext): Promise<UpsertSummary> {
     return writeProductBatch(this.#db, inputs, audit);
+  }
+
+  async bulkLoad(inputs: readonly ProductInput[], audit?: AuditContext): Promise<UpsertSummary> {
+    return bulkLoadProducts(this.#db, inputs, audit);
   }
 
   async listActive(options: { limit: number; afterSeq?: number }): Promise<ActiveProductsPage> {

@@ -6,7 +6,7 @@ import { identifierKey } from '../../search/identifier-key.ts';
 import { assertProductInput } from '../../validation/product-input.ts';
 import { columnOf, PLAIN_FIELDS } from './product-columns.ts';
 import { statement } from './statement-cache.ts';
-import { resolveBrand } from './write-brand.ts';
+import { type BrandRef, resolveBrand } from './write-brand.ts';
 
 export type WriteMode = 'create' | 'replace' | 'upsert';
 
@@ -32,7 +32,7 @@ const WRITTEN_COLUMNS = [
   'display_on_web',
   'updated_at',
 ];
-const INSERT_SQL = `INSERT INTO products (id, created_at, ${WRITTEN_COLUMNS.join(', ')})
+export const INSERT_SQL = `INSERT INTO products (id, created_at, ${WRITTEN_COLUMNS.join(', ')})
   VALUES (?, ?, ${WRITTEN_COLUMNS.map(() => '?').join(', ')}) RETURNING seq`;
 const UPDATE_SQL = `UPDATE products SET ${WRITTEN_COLUMNS.map((column) => `${column} = ?`).join(', ')} WHERE seq = ?`;
 
@@ -55,8 +55,8 @@ function plainValue(input: ProductInput, field: (typeof PLAIN_FIELDS)[number]): 
   return TEXT_DEFAULT;
 }
 
-function rowValues(db: DatabaseSync, input: ProductInput, ts: number): SqlValue[] {
-  const brand = resolveBrand(db, input.brandName, input.brandSlug, ts);
+/** The written columns' values (WRITTEN_COLUMNS order) of a checked input and its resolved brand. */
+export function rowValues(input: ProductInput, brand: BrandRef | null, ts: number): SqlValue[] {
   const displayOnWeb = input.displayOnWeb ?? null;
   return [
     ...PLAIN_FIELDS.map((field) => plainValue(input, field)),
@@ -159,7 +159,7 @@ export function writeProduct(
   if (mode === 'create' && existing !== undefined)
     throw new ValidationError('id', 'a product with this id exists');
   if (mode === 'replace' && existing === undefined) throw new NotFoundError('Product', id);
-  const values = rowValues(db, input, ts);
+  const values = rowValues(input, resolveBrand(db, input.brandName, input.brandSlug, ts), ts);
   let seq: number;
   if (existing === undefined) {
     const createdAt = input.createdAt === undefined ? ts : Date.parse(input.createdAt);
