@@ -45,17 +45,15 @@ export function checkProductInput(value: unknown): ProductInputCheck {
   const result = validateRequest('createProduct', { body: value });
   if (!result.ok) return { problems: result.issues.map(({ field, reason }) => ({ field, reason })) };
   const { id, createdAt } = value as Json;
-  const { relatedProducts, ...fields } = result.value.body as Json;
-  const entries = relatedProducts as Json[] | undefined;
+  // The validator's own copy of the record (defaults applied, read-only fields removed): completed
+  // in place rather than copied again, which a bulk load would pay once per product.
+  const input = result.value.body as Json;
+  const entries = input.relatedProducts as Json[] | undefined;
   const problems = selfRelations(id, entries ?? []);
   if (problems.length > 0) return { problems };
-  const relations = entries === undefined ? undefined : storedRelations(entries);
-  const input = {
-    ...fields,
-    ...(relations === undefined ? {} : { relatedProducts: relations }),
-    ...(id === undefined ? {} : { id }),
-    ...(createdAt === undefined ? {} : { createdAt }),
-  };
+  if (entries !== undefined) input.relatedProducts = storedRelations(entries);
+  if (id !== undefined) input.id = id;
+  if (createdAt !== undefined) input.createdAt = createdAt;
   return { problems, input: input as ProductInput };
 }
 
