@@ -21,10 +21,16 @@ import { join } from 'node:path';
 const PARTS = [
   { part: 'auth', dir: 'apps/auth-server', title: 'Auth: token issuance' },
   { part: 'search', dir: 'packages/catalog-store', title: 'Search: store and engine' },
+  {
+    part: 'load',
+    dir: 'packages/catalog-store',
+    file: 'bulk-load-results.json',
+    title: 'Bulk load: seed and import',
+  },
   { part: 'api', dir: 'apps/catalog-api', title: 'API: GET /products/search' },
   { part: 'sync', dir: 'packages/sdk', title: 'Sync: SDK full pass' },
 ];
-const resultsFile = (dir) => join(dir, '.bench', 'results.json');
+const resultsFile = (dir, file = 'results.json') => join(dir, '.bench', file);
 const OUTPUT = join('docs', 'performance.md');
 /** Search goals are stated for this catalogue size. */
 const GOAL_PRODUCTS = 1_000_000;
@@ -47,7 +53,7 @@ function treeState() {
 }
 
 if (process.argv[2] === '--clean') {
-  for (const { dir } of PARTS) rmSync(resultsFile(dir), { force: true });
+  for (const { dir, file } of PARTS) rmSync(resultsFile(dir, file), { force: true });
   mkdirSync('.bench', { recursive: true });
   writeFileSync(RUN_FILE, `${JSON.stringify({ startedAt: new Date().toISOString(), tree: treeState() })}\n`);
   process.exit(0);
@@ -77,9 +83,9 @@ function measuredCode() {
   return `Measured commit: ${describeTree(start)}${moved ? ` (the tree changed during the run: ${describeTree(end)} at report time)` : ''}.`;
 }
 
-function readResults(dir) {
+function readResults(dir, file) {
   try {
-    return JSON.parse(readFileSync(resultsFile(dir), 'utf8'));
+    return JSON.parse(readFileSync(resultsFile(dir, file), 'utf8'));
   } catch (error) {
     if (error.code === 'ENOENT') return null;
     throw error;
@@ -287,7 +293,28 @@ function syncGoals(results) {
   ];
 }
 
-const GOALS = { auth: authGoals, search: searchGoals, api: apiGoals, sync: syncGoals };
+/** Issue 14: seed and import of 1M products at 10,000 products/s or more. */
+const LOAD_GOAL_PER_SECOND = 10_000;
+
+function loadGoals(results) {
+  return ['seed', 'import'].map((kind) => {
+    const goal = `${kind} of ${GOAL_GROUP} ≥ ${LOAD_GOAL_PER_SECOND.toLocaleString('en')} products/s`;
+    const figure = results.figures.find((f) => f.group === GOAL_GROUP && f.name.startsWith(kind));
+    if (figure === undefined)
+      return {
+        goal,
+        measured: `this run: ${results.parameters.products} products; run \`BENCH_PRODUCTS=100000,1000000 pnpm bench\` to evaluate it`,
+        status: 'not evaluated',
+      };
+    return {
+      goal,
+      measured: `${num(figure.value)} products/s (per-product path ${num(figure.baseline)}/s = ${ratio(figure.ratio)})`,
+      status: verdict(figure.value >= LOAD_GOAL_PER_SECOND),
+    };
+  });
+}
+
+const GOALS = { auth: authGoals, search: searchGoals, load: loadGoals, api: apiGoals, sync: syncGoals };
 
 // ---- summary: one headline row per part and goal
 
@@ -319,6 +346,22 @@ function summaryRows(part, results) {
       const on = find(results, 'full pass wall time', 'default limits on, default pacing');
       if (on !== undefined) rows.push(row(on, goals.map(goalText).join('; ')));
       return rows;
+    }
+    case 'load': {
+      const groups = [...new Set(results.figures.map((f) => f.group))];
+      const largest = groups.includes(GOAL_GROUP) ? GOAL_GROUP : groups.at(-1);
+      return results.figures
+        .filter((f) => f.group === largest && f.unit === 'products/s')
+        .map((f) => {
+          const kind = f.name.split(' ')[0];
+          const g = goals.find((candidate) => candidate.goal.startsWith(kind));
+          return row(
+            f,
+            largest === GOAL_GROUP && g !== undefined
+              ? goalText(g)
+              : `goal at 1M: ≥ ${LOAD_GOAL_PER_SECOND.toLocaleString('en')} products/s (not evaluated)`,
+          );
+        });
     }
     case 'search': {
       const sizes = [...new Set(results.figures.map((f) => f.group).filter((g) => !g.includes(':')))];
@@ -393,7 +436,7 @@ function section(part, results) {
   const out = [`## ${part.title}`, ''];
   if (results === null) {
     out.push(
-      `Not run (no \`${resultsFile(part.dir)}\`: the part failed or was skipped; see the bench output).`,
+      `Not run (no \`${resultsFile(part.dir, part.file)}\`: the part failed or was skipped; see the bench output).`,
     );
     return out.join('\n');
   }
@@ -419,7 +462,7 @@ function section(part, results) {
   return out.join('\n');
 }
 
-const all = PARTS.map((part) => ({ part, results: readResults(part.dir) }));
+const all = PARTS.map((part) => ({ part, results: readResults(part.dir, part.file) }));
 const env = process.env;
 const benchEnv = Object.keys(env)
   .filter((name) => name.startsWith('BENCH_') && name !== 'BENCH_REPORT_NOTE' && env[name] !== '')

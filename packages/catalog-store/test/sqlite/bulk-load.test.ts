@@ -1,7 +1,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEMO_WEB_CHANNELS, generateProductBatches } from '../../src/seed/generate-catalogue.ts';
 import { type CatalogStore, type ProductInput, ValidationError } from '../../src/index.ts';
+import { DEMO_WEB_CHANNELS, generateProductBatches } from '../../src/seed/generate-catalogue.ts';
 import { aProduct } from '../support/products.ts';
 import { type SqliteStoreHandle, sqliteStore } from '../support/sqlite-factory.ts';
 
@@ -22,21 +22,28 @@ afterEach(async () => {
 function rounds(): ProductInput[][] {
   const generated = [...generateProductBatches({ products: 1200, seed: 'bulk-equal' }, 400)];
   const first = generated[0] as ProductInput[];
-  const renamed = first.slice(0, 50).map((product, i) => ({
+  const renamed: ProductInput[] = first.slice(0, 50).map((product, i) => ({
     ...product,
     name: `Renamed ${product.name}`,
     archived: i % 7 === 0,
-    brandName: i % 5 === 0 ? 'Brand new in round two' : product.brandName,
+    ...(i % 5 === 0 ? { brandName: 'Brand new in round two' } : {}),
     relatedProducts: [
       { productId: (first[i + 60] as ProductInput).id as string, relationType: 'optional' as const, qty: 2 },
       { productId: '00000000-0000-4000-8000-00000000abcd', relationType: 'required' as const, qty: 1 },
     ],
   }));
-  const late = aProduct({ id: '00000000-0000-4000-8000-00000000abcd', name: 'Arrives late', brandName: 'Late' });
+  const late = aProduct({
+    id: '00000000-0000-4000-8000-00000000abcd',
+    name: 'Arrives late',
+    brandName: 'Late',
+  });
   const twice = aProduct({ name: 'Given twice, first' });
   const mixed = [
     ...renamed,
-    aProduct({ name: 'Mixed new one', relatedProducts: [{ productId: late.id as string, relationType: 'substitute', qty: 1 }] }),
+    aProduct({
+      name: 'Mixed new one',
+      relatedProducts: [{ productId: late.id as string, relationType: 'substitute', qty: 1 }],
+    }),
     twice,
     { ...twice, name: 'Given twice, second' },
   ];
@@ -55,9 +62,9 @@ async function loaded(load: Load, batches: ProductInput[][]): Promise<SqliteStor
 function snapshot(databasePath: string) {
   const db = new DatabaseSync(databasePath);
   const all = (sql: string) => db.prepare(sql).all();
-  const stamps = (all('SELECT DISTINCT updated_at AS t FROM products ORDER BY t') as Array<{ t: number }>).map(
-    (row) => row.t,
-  );
+  const stamps = (
+    all('SELECT DISTINCT updated_at AS t FROM products ORDER BY t') as Array<{ t: number }>
+  ).map((row) => row.t);
   const rank = new Map(stamps.map((t, i) => [new Date(t).toISOString(), `stamp-${i}`]));
   const stamp = (t: unknown) => rank.get(new Date(t as number).toISOString()) ?? t;
   const ranked = (text: string) => text.replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, (iso) => rank.get(iso) ?? iso);
@@ -127,11 +134,21 @@ describe('ProductStore.bulkLoad (SQLite)', () => {
   it('reports created and updated as upsertMany does, with one audit event per call', async () => {
     const handle = await loaded(bulk, []);
     const first = [aProduct(), aProduct()];
-    const audit = { actor: { kind: 'operator' as const, name: 'test' }, sourceIp: null, requestId: null };
+    const audit = {
+      actor: { kind: 'operator' as const, name: 'operator-cli' as const },
+      sourceIp: null,
+      requestId: null,
+    };
     expect(await handle.store.products.bulkLoad(first, audit)).toEqual({ created: 2, updated: 0 });
-    expect(await handle.store.products.bulkLoad([...first, aProduct()], audit)).toEqual({ created: 1, updated: 2 });
+    expect(await handle.store.products.bulkLoad([...first, aProduct()], audit)).toEqual({
+      created: 1,
+      updated: 2,
+    });
     const events = await handle.store.audit.list({ limit: 10 });
-    expect(events.events.map((event) => event.action)).toEqual(['catalogue.import-batch', 'catalogue.import-batch']);
+    expect(events.events.map((event) => event.action)).toEqual([
+      'catalogue.import-batch',
+      'catalogue.import-batch',
+    ]);
   });
 
   it('writes nothing of a batch with one invalid product, and leaves every trigger in place', async () => {
@@ -140,7 +157,9 @@ describe('ProductStore.bulkLoad (SQLite)', () => {
     await expect(
       handle.store.products.bulkLoad([aProduct(), aProduct({ webVisibility: { nowhere: true } })]),
     ).rejects.toBeInstanceOf(ValidationError);
-    await expect(handle.store.products.bulkLoad([aProduct(), { name: 'no code' } as ProductInput])).rejects.toThrow();
+    await expect(
+      handle.store.products.bulkLoad([aProduct(), { name: 'no code' } as ProductInput]),
+    ).rejects.toThrow();
     expect(await handle.store.products.count()).toBe(0);
     expect(snapshot(handle.databasePath).schema).toEqual(before);
     // The per-product path still derives everything: the triggers are back.

@@ -136,7 +136,8 @@ function lookups(db: DatabaseSync, ts: number): Lookups {
         const row = statement(db, 'SELECT id FROM web_channels WHERE slug = ?').get(slug) as
           | { id: number }
           | undefined;
-        if (row === undefined) throw new ValidationError(`webVisibility.${slug}`, 'is not a registered web channel');
+        if (row === undefined)
+          throw new ValidationError(`webVisibility.${slug}`, 'is not a registered web channel');
         id = row.id;
         channels.set(slug, id);
       }
