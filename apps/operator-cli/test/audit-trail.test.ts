@@ -195,7 +195,8 @@ describe('operator commands record their audit events as operator-cli (issue 18)
 describe('pnpm admin audit (read-only)', () => {
   it('lists newest first and filters by actor, action, target and time', async () => {
     const all = await audit(dataDir);
-    expect(all.length).toBeGreaterThanOrEqual(9);
+    // The events the tests above recorded (imports now write batches of 5,000: three import events).
+    expect(all.length).toBeGreaterThanOrEqual(8);
     const ids = all.map((event) => Number(event.id));
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
 

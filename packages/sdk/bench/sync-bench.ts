@@ -6,8 +6,8 @@
 // BENCH_LIMITED_PRODUCTS (default: the same catalogue) with the default pacing: wall time against the
 // bound the limits impose (requests ÷ 3.33 per second) and the number of 429s (expected: zero).
 // Results also go to .bench/results.json for scripts/performance-report.mjs.
-import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,7 +106,27 @@ async function floorPass(stack: Stack): Promise<{ seconds: number; pages: number
   return { seconds, pages };
 }
 
-const runCli = fileURLToPath(new URL('run-cli.ts', import.meta.url));
+const reportRss = fileURLToPath(new URL('report-rss.ts', import.meta.url));
+const bin = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
+
+/** The built bin (what users run); built first when missing or older than the sources. */
+function ensureBuilt(): void {
+  const newest = (dir: string): number =>
+    Math.max(
+      0,
+      ...readdirSync(dir, { withFileTypes: true }).map((entry) =>
+        entry.isDirectory() ? newest(join(dir, entry.name)) : statSync(join(dir, entry.name)).mtimeMs,
+      ),
+    );
+  const built = existsSync(bin) ? statSync(bin).mtimeMs : 0;
+  if (built < newest(fileURLToPath(new URL('../src', import.meta.url)))) {
+    out('  building the package (dist/ is missing or older than src/)');
+    execFileSync('pnpm', ['run', 'build'], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      stdio: 'ignore',
+    });
+  }
+}
 
 /** One `catalog-sync --full` process with pacing off into `out`: its report, wall time and peak RSS. */
 async function cliPass(stack: Stack, dir: string, out: string) {
@@ -114,7 +134,7 @@ async function cliPass(stack: Stack, dir: string, out: string) {
   const caPath = join(dir, 'ca.pem');
   writeFileSync(caPath, stack.ca);
   const args = [
-    ...['--conditions=source', runCli],
+    ...['--import', reportRss, bin],
     ...['--base-url', stack.baseUrl, '--auth-url', stack.authUrl, '--client-id', clientId, '--ca', caPath],
     ...['--out', join(dir, out), '--checkpoint', join(dir, `${out}.checkpoint.json`), '--full'],
     ...['--requests-per-second', '0', '--requests-per-5-min', '0', '--no-progress', '--log-level', 'warn'],
@@ -122,20 +142,25 @@ async function cliPass(stack: Stack, dir: string, out: string) {
   const started = performance.now();
   const child = spawn(process.execPath, args, {
     env: { ...process.env, CATALOG_CLIENT_SECRET: clientSecret },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk) => {
+  let rss = '';
+  (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk) => {
+    rss += chunk;
+  });
+  child.stdout?.on('data', (chunk) => {
     stdout += chunk;
   });
-  child.stderr.on('data', (chunk) => {
+  child.stderr?.on('data', (chunk) => {
     stderr += chunk;
   });
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   const wallSeconds = (performance.now() - started) / 1000;
   if (code !== 0) throw new Error(`catalog-sync into ${out} exited ${code}: ${stderr}`);
-  const [reportLine, rssLine] = stdout.trim().split('\n');
+  const reportLine = stdout.trim().split('\n').at(-1);
+  const rssLine = rss.trim();
   const report = JSON.parse(reportLine ?? '{}') as {
     productsUpserted: number;
     pages: number;
@@ -164,6 +189,7 @@ let stack: Stack;
 if (process.env.BENCH_SKIP_UNLIMITED !== '1') {
   out(`sync bench: ${products} products, limits off`);
   stack = await startStack({ demoProducts: products });
+  ensureBuilt();
   const dir = await mkdtemp(join(tmpdir(), 'sync-bench-'));
   try {
     const floor = await floorPass(stack);

@@ -211,12 +211,17 @@ async function readSecret(options: CliOptions, fromEnv: string | undefined): Pro
 }
 
 /** Commits only once the output is final: a run that cannot make it consistent commits nothing. */
-function committingAfter(store: CheckpointStore, sink: ProductSink, out: string): CheckpointStore {
+function committingAfter(
+  store: CheckpointStore,
+  sink: ProductSink,
+  out: string,
+  distinctIds: () => number,
+): CheckpointStore {
   return {
     ...store,
     async commit(checkpoint) {
       try {
-        await sink.finish();
+        await sink.finish({ distinctIds: distinctIds() });
       } catch (cause) {
         throw new OutputNotFinalError(
           `${cause instanceof Error ? cause.message : String(cause)} (the output ${out} could not be made final; the checkpoint was not committed)`,
@@ -312,11 +317,13 @@ async function runSync(
     });
     progress = options.progress && stderr.isTTY ? createProgress(stderr, { resumed }) : undefined;
     const bar = progress;
+    let distinctIds = 0;
     let report: Awaited<ReturnType<typeof sync>>;
     try {
       report = await sync({
         client,
-        checkpointStore: sink === undefined ? store : committingAfter(store, sink, options.out),
+        checkpointStore:
+          sink === undefined ? store : committingAfter(store, sink, options.out, () => distinctIds),
         upsert: (products) => sink?.upsert(products),
         // The sinks buffer pages; a cursor is saved (at most once a second) only after they flushed.
         ...(sink === undefined ? {} : { flush: () => sink.flush() }),
@@ -326,6 +333,7 @@ async function runSync(
         traceparent: childTraceparent(trace),
         signal,
         onPage: (event) => {
+          distinctIds = event.products;
           if (bar !== undefined) bar.page(event);
           else logger.log('debug', 'page', { pages: event.pages, products: event.products });
         },

@@ -12,6 +12,7 @@ import {
 import { fullJitterDelay, parseRetryAfter, sleep } from './backoff.ts';
 import { certificateFailureCode } from './certificate-failure.ts';
 import { type ClientHooks, callHook } from './hooks.ts';
+import { type LinkedSignal, linkedSignal } from './linked-signal.ts';
 import type { RequestPacer } from './pacer.ts';
 import { childTraceparent, type Trace, traceOf } from './trace-context.ts';
 
@@ -106,11 +107,27 @@ export async function send<T>(
 ): Promise<HttpReply<T>> {
   // First: a caller's traceparent that is not valid fails the call before anything is sent.
   const trace = traceOf(options.traceparent);
-  const maxAttempts = Math.max(1, options.maxAttempts ?? settings.retry.maxAttempts);
   const totalMs = options.totalTimeoutMs ?? settings.totalTimeoutMs;
+  // The caller's signal and the total time-out, released when the call is over.
+  const total = linkedSignal([options.signal], totalMs);
+  try {
+    return await sendWithin<T>(settings, call, options, total, trace, totalMs);
+  } finally {
+    total.release();
+  }
+}
+
+async function sendWithin<T>(
+  settings: TransportSettings,
+  call: HttpCall,
+  options: CallOptions,
+  total: LinkedSignal,
+  trace: Trace,
+  totalMs: number,
+): Promise<HttpReply<T>> {
+  const maxAttempts = Math.max(1, options.maxAttempts ?? settings.retry.maxAttempts);
   const attemptMs = options.attemptTimeoutMs ?? settings.attemptTimeoutMs;
-  const deadline = totalMs > 0 ? AbortSignal.timeout(totalMs) : undefined;
-  const outer = AbortSignal.any([options.signal, deadline].filter((s): s is AbortSignal => s !== undefined));
+  const outer = total.signal;
   const method = call.method;
   const url = call.url.toString();
   const traceId = trace.traceId;
@@ -118,7 +135,7 @@ export async function send<T>(
 
   const stopped = (cause: unknown, attempts: number): CatalogError | undefined => {
     if (options.signal?.aborted) return new AbortError({ message: 'Aborted by the caller', attempts, cause });
-    if (deadline?.aborted) {
+    if (total.timedOut()) {
       return new TimeoutError({
         message: `No answer within the total timeout of ${totalMs} ms`,
         attempts,
@@ -203,7 +220,8 @@ async function sendOnce<T>(
     }
     headers.authorization = authorization;
   }
-  const attemptSignal = attemptMs > 0 ? AbortSignal.any([outer, AbortSignal.timeout(attemptMs)]) : outer;
+  const attemptLink = linkedSignal([outer], attemptMs);
+  const attemptSignal = attemptLink.signal;
   callHook(settings.hooks.onRequest, { method, url, attempt, traceId });
   const started = performance.now();
   let response: Dispatcher.ResponseData;
@@ -233,6 +251,8 @@ async function sendOnce<T>(
         ? `${cause.message}${'code' in cause ? ` (${String(cause.code)})` : ''}`
         : String(cause);
     throw new NetworkError({ message: `Network failure: ${detail}`, cause });
+  } finally {
+    attemptLink.release();
   }
   const requestId = headerValue(response.headers['x-request-id']);
   callHook(settings.hooks.onResponse, {

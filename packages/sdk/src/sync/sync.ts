@@ -4,6 +4,7 @@ import type { CatalogClient } from '../client.ts';
 import { SEARCH_SIZE_MAX, SYNC_OVERLAP_SECONDS } from '../contract-values.ts';
 import { AbortError, CatalogError, InvalidSyncTokenError } from '../errors.ts';
 import { fullJitterDelay, sleep } from '../http/backoff.ts';
+import { linkedSignal } from '../http/linked-signal.ts';
 import { childTraceparent, traceOf } from '../http/trace-context.ts';
 import { DEFAULT_RETRY, type RetryPolicy } from '../http/transport.ts';
 import type { CheckpointStore, SyncProgress } from './checkpoint-store.ts';
@@ -150,7 +151,7 @@ export async function sync(options: SyncOptions): Promise<SyncReport> {
     traceId: trace.traceId,
   });
 
-  const fetchPage = async (at: Cursor, signal: AbortSignal | undefined): Promise<ProductSearchResponse> => {
+  const fetchPage = async (at: Cursor, signal: AbortSignal): Promise<ProductSearchResponse> => {
     for (let attempt = 1; ; attempt += 1) {
       try {
         const query = {
@@ -159,10 +160,7 @@ export async function sync(options: SyncOptions): Promise<SyncReport> {
           ...(at.syncToken === undefined ? {} : { syncToken: at.syncToken }),
         };
         // The runner counts the attempts of a page itself (step 8); the client makes one per call.
-        return await options.client.products.search(
-          query,
-          signal === undefined ? { maxAttempts: 1, traceparent } : { maxAttempts: 1, traceparent, signal },
-        );
+        return await options.client.products.search(query, { maxAttempts: 1, traceparent, signal });
       } catch (error) {
         if (!retryablePageError(error) || attempt >= maxPageAttempts) throw error;
         if (error.retryAfterMs !== undefined && error.retryAfterMs > retry.maxRetryAfterMs) throw error;
@@ -176,18 +174,19 @@ export async function sync(options: SyncOptions): Promise<SyncReport> {
     }
   };
 
+  // One signal for the pass (the caller's, and the pass stopping on an error), not one per page.
+  const stopPass = new AbortController();
+  const passSignal = linkedSignal([options.signal, stopPass.signal], 0);
+
   /** Starts fetching a page; a pass that stops first cancels it (`cancel`) and waits for it to settle. */
   const startFetch = (at: Cursor) => {
-    const stop = new AbortController();
-    const signal =
-      options.signal === undefined ? stop.signal : AbortSignal.any([options.signal, stop.signal]);
-    const page = fetchPage(at, signal);
+    const page = fetchPage(at, passSignal.signal);
     // Observed at once: a prefetch that fails while the page before it is written is not unhandled.
     page.catch(() => undefined);
     return {
       page,
       cancel: async () => {
-        stop.abort();
+        stopPass.abort();
         await page.catch(() => undefined);
       },
     };
@@ -262,6 +261,8 @@ export async function sync(options: SyncOptions): Promise<SyncReport> {
       report(),
       cause,
     );
+  } finally {
+    passSignal.release();
   }
   // Step 4: commit only after a clean pass, every page written durably.
   if (!options.dryRun) {

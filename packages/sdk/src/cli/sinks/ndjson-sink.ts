@@ -17,6 +17,10 @@ const WRITE_BUFFER = 1 << 20;
 export function openNdjsonSink(path: string, options: NdjsonSinkOptions = {}): ProductSink {
   let handle: FileHandle | undefined;
   let closed = false;
+  // Whether the file was empty when opened, and the lines written since: when they are as many as the
+  // distinct ids the pass saw, the file holds one line per id and is not read again to compact it.
+  let emptyAtOpen = false;
+  let linesWritten = 0;
   let buffered: string[] = [];
   let bufferedLength = 0;
   const write = async (file: FileHandle) => {
@@ -33,6 +37,7 @@ export function openNdjsonSink(path: string, options: NdjsonSinkOptions = {}): P
     try {
       const droppedBytes = await truncateToLastCompleteLine(opened);
       if (droppedBytes > 0) options.onRepair?.({ path, droppedBytes });
+      emptyAtOpen = (await opened.stat()).size === 0;
     } catch (error) {
       await opened.close();
       throw error;
@@ -53,6 +58,7 @@ export function openNdjsonSink(path: string, options: NdjsonSinkOptions = {}): P
       const file = await ready();
       let page = '';
       for (const product of products) page += `${JSON.stringify(product)}\n`;
+      linesWritten += products.length;
       buffered.push(page);
       bufferedLength += page.length;
       if (bufferedLength >= WRITE_BUFFER) await write(file);
@@ -62,12 +68,13 @@ export function openNdjsonSink(path: string, options: NdjsonSinkOptions = {}): P
       await write(file);
       await file.datasync();
     },
-    async finish() {
+    async finish(pass) {
       const file = await ready();
       await write(file);
       await file.datasync();
       await close();
-      await compactNdjson(path);
+      const compact = emptyAtOpen && pass?.distinctIds === linesWritten;
+      if (!compact) await compactNdjson(path);
     },
     close,
   };

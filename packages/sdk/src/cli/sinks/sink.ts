@@ -9,7 +9,10 @@ export interface ProductSink {
   upsert(products: Product[]): Promise<void>;
   /** Makes every page upserted so far durable; the sync saves a cursor only after it. */
   flush(): Promise<void>;
-  /** Makes the output final and consistent; called after a clean pass, before the checkpoint commits. */
-  finish(): Promise<void>;
+  /**
+   * Makes the output final and consistent; called after a clean pass, before the checkpoint commits.
+   * `distinctIds`: how many distinct ids the pass upserted (lets a sink skip work it knows is done).
+   */
+  finish(pass?: { readonly distinctIds: number }): Promise<void>;
   close(): Promise<void>;
 }
