@@ -28,11 +28,19 @@ function writerInsideTransaction(probe: DatabaseSync): boolean {
  * state that is known rather than on a guess about how long a batch takes. Resolves with the last
  * batch the writer reported committed.
  */
-function killWriterInsideTransaction(databasePath: string, fromBatch: number): Promise<number> {
+function killWriterInsideTransaction(
+  databasePath: string,
+  fromBatch: number,
+  method: string,
+): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=source', WRITER, databasePath, String(BATCH)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--conditions=source', WRITER, databasePath, String(BATCH), method],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const probe = new DatabaseSync(databasePath, { timeout: 0 });
     let committed = -1;
     let hunting = false;
@@ -77,39 +85,55 @@ describe('crash safety', () => {
   let handle: SqliteStoreHandle | undefined;
   afterEach(async () => handle?.dispose());
 
-  it('a writer killed mid-batch leaves a sound database with only whole batches', async () => {
-    handle = await sqliteStore();
-    await handle.store.close();
-    const committed = await killWriterInsideTransaction(handle.databasePath, 3);
+  // bulkLoad drops and recreates the insert triggers inside its transaction: killed there, the
+  // database must come back with every trigger, every derived row and every document of whole batches.
+  it.each(['upsertMany', 'bulkLoad'])(
+    'a writer (%s) killed mid-batch leaves a sound database with only whole batches',
+    async (method) => {
+      handle = await sqliteStore();
+      await handle.store.close();
+      const triggers = (db: DatabaseSync) =>
+        db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' ORDER BY name").all();
+      const fresh = new DatabaseSync(handle.databasePath, { readOnly: true });
+      const triggersBefore = triggers(fresh);
+      fresh.close();
+      const committed = await killWriterInsideTransaction(handle.databasePath, 3, method);
 
-    const integrity = checkDatabaseIntegrity(handle.databasePath);
-    expect(integrity).toEqual({ ok: true, problems: [] });
-    // Killed inside the batch after the last one it reported committed (batch 3 or a later one).
-    expect(committed).toBeGreaterThanOrEqual(2);
+      const integrity = checkDatabaseIntegrity(handle.databasePath);
+      expect(integrity).toEqual({ ok: true, problems: [] });
+      // Killed inside the batch after the last one it reported committed (batch 3 or a later one).
+      expect(committed).toBeGreaterThanOrEqual(2);
 
-    const db = new DatabaseSync(handle.databasePath, { readOnly: true });
-    try {
-      const products = (db.prepare('SELECT count(*) AS n FROM products').get() as { n: number }).n;
-      expect(products % BATCH).toBe(0);
-      expect(products / BATCH).toBe(committed + 1);
-      const relations = (db.prepare('SELECT count(*) AS n FROM product_relations').get() as { n: number }).n;
-      expect(relations).toBe(products * 2);
-      const visibility = (
-        db.prepare('SELECT count(*) AS n FROM product_channel_visibility').get() as { n: number }
-      ).n;
-      expect(visibility).toBe(products);
-      const indexed = (
-        db.prepare("SELECT count(*) AS n FROM product_fts WHERE product_fts MATCH 'batch'").get() as {
-          n: number;
-        }
-      ).n;
-      expect(indexed).toBe(products);
-    } finally {
-      db.close();
-    }
+      const db = new DatabaseSync(handle.databasePath, { readOnly: true });
+      try {
+        const products = (db.prepare('SELECT count(*) AS n FROM products').get() as { n: number }).n;
+        expect(products % BATCH).toBe(0);
+        expect(products / BATCH).toBe(committed + 1);
+        const relations = (db.prepare('SELECT count(*) AS n FROM product_relations').get() as { n: number })
+          .n;
+        expect(relations).toBe(products * 2);
+        const visibility = (
+          db.prepare('SELECT count(*) AS n FROM product_channel_visibility').get() as { n: number }
+        ).n;
+        expect(visibility).toBe(products);
+        const indexed = (
+          db.prepare("SELECT count(*) AS n FROM product_fts WHERE product_fts MATCH 'batch'").get() as {
+            n: number;
+          }
+        ).n;
+        expect(indexed).toBe(products);
+        const documents = (db.prepare('SELECT count(*) AS n FROM product_documents').get() as { n: number })
+          .n;
+        expect(documents).toBe(products);
+        expect(db.prepare('SELECT count(*) AS n FROM product_documents_stale').get()).toEqual({ n: 0 });
+        expect(triggers(db)).toEqual(triggersBefore);
+      } finally {
+        db.close();
+      }
 
-    // The store opens and writes again after the crash.
-    handle.store = openSqliteCatalogStore({ databasePath: handle.databasePath, searchWorkers: 1 });
-    expect(await handle.store.products.count()).toBeGreaterThan(0);
-  });
+      // The store opens and writes again after the crash.
+      handle.store = openSqliteCatalogStore({ databasePath: handle.databasePath, searchWorkers: 1 });
+      expect(await handle.store.products.count()).toBeGreaterThan(0);
+    },
+  );
 });
