@@ -12,7 +12,7 @@ import {
   type SyncProgress,
   sync,
 } from '../../src/index.ts';
-import { IdSet } from '../../src/sync/id-set.ts';
+import { IdMap, IdSet } from '../../src/sync/id-set.ts';
 
 type Reply = ProductPage | Error;
 interface ProductPage {
@@ -227,5 +227,24 @@ describe('IdSet: the ids a pass has seen, in bounded memory', () => {
     expect(set.size).toBe(1 + variants);
     expect(variants).toBe(32);
     expect(set.has(uuid)).toBe(true);
+  });
+});
+
+describe('IdMap: id → line number, for the NDJSON compaction', () => {
+  it('answers what a Map answers, through growth, overwrites and ids that are not lowercase UUIDs', () => {
+    const map = new IdMap();
+    const reference = new Map<string, number>();
+    const uuids = Array.from({ length: 10_000 }, () => randomUUID());
+    const keys = [...uuids, '00000000-0000-0000-0000-000000000000', 'x', uuids[3]?.toUpperCase() ?? ''];
+    let line = 0;
+    for (const id of [...keys, ...uuids.slice(0, 3000), ...keys.slice(-3)]) {
+      line += 1;
+      expect(map.get(id)).toBe(reference.get(id));
+      map.set(id, line);
+      reference.set(id, line);
+    }
+    expect(map.size).toBe(reference.size);
+    for (const [id, value] of reference) expect(map.get(id)).toBe(value);
+    expect(map.get(randomUUID())).toBeUndefined();
   });
 });

@@ -1,9 +1,10 @@
-// The NDJSON file's consistency, by streaming: memory stays bounded by the number of distinct ids (one
-// number per id), never by the file's size, so a catalogue past V8's string limit compacts too.
+// The NDJSON file's consistency, by streaming: memory stays bounded by the number of distinct ids (a
+// UUID and a line number, 20 to 54 bytes per id), never by the file's size, so a catalogue past V8's string limit compacts too.
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { IdMap } from '../../sync/id-set.ts';
 
 const NEWLINE = 0x0a;
 const NEWLINE_BYTES = Buffer.from('\n');
@@ -95,7 +96,7 @@ class LineSet {
  */
 export async function compactNdjson(path: string): Promise<{ lines: number; kept: number }> {
   // First pass: the last line of each id.
-  const lastLineOf = new Map<string, number>();
+  const lastLineOf = new IdMap();
   const keep = new LineSet();
   let total = 0;
   let dropped = 0;
@@ -115,7 +116,6 @@ export async function compactNdjson(path: string): Promise<{ lines: number; kept
     keep.add(number);
   }
   const kept = lastLineOf.size;
-  lastLineOf.clear();
   if (dropped === 0) return { lines: total, kept };
 
   // Second pass: copy the kept lines, in file order, to a temporary file beside the output.
