@@ -1,10 +1,11 @@
+import { ADMIN_CLIENT_ID } from '@catalog/contracts';
 import type { ClientMetadata, KoaContextWithOIDC } from 'oidc-provider';
 
 /**
- * The registered client of the admin console and the operator CLI. ID tokens issued to it have this
- * audience, which is how the catalog API recognises an administrator's token (decisions: Identity).
+ * The registered client of the admin console and the operator CLI (its id is the contract's: ID tokens
+ * issued to it have this audience, which is how the catalog API recognises an administrator's token).
  */
-export const ADMIN_CLIENT_ID = 'catalog-admin';
+export { ADMIN_CLIENT_ID };
 
 /**
  * The CLI's redirect URI. The CLI never listens there: it drives the flow itself and reads the code
@@ -21,10 +22,10 @@ export const ADMIN_SCOPE = 'openid';
  * page's form may lead there (form-action: browsers apply it to the redirects after the POST).
  */
 export function consoleOrigins(consoleRedirectUris: readonly string[]): string[] {
-  const origins = consoleRedirectUris
-    .map((uri) => URL.parse(uri))
-    .filter((url) => url?.protocol === 'https:')
-    .map((url) => url?.origin ?? '');
+  const origins = consoleRedirectUris.flatMap((uri) => {
+    const url = URL.parse(uri);
+    return url?.protocol === 'https:' ? [url.origin] : [];
+  });
   return [...new Set(origins)];
 }
 

@@ -1,14 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { ServiceError } from '@catalog/contracts';
+import { ADMIN_CLIENT_ID, ServiceError } from '@catalog/contracts';
 import type Router from '@koa/router';
 import type { AppState } from '../http/app-state.ts';
 import { contractRoute, type RouteContext } from '../http/contract-route.ts';
 import { publicBaseUrl } from '../http/public-base-url.ts';
 import type { RouteDeps } from './route-deps.ts';
-
-/** The public client the console signs in as (apps/auth-server/src/oidc/admin-client.ts). */
-const ADMIN_CLIENT_ID = 'catalog-admin';
 
 /** A plain file name: no separator, so no way out of the directory it is looked up in. */
 const PLAIN_FILE_NAME = /^[\w.-]+$/;
