@@ -1,8 +1,9 @@
 // The baseline of the API benchmark: the catalog API's own Koa stack (request context, error body,
 // rate-limit middleware with the limits off, token verification against the real token server; JSON
 // bodies are read per route, and this GET route takes none) answering GET /products/search with a
-// precomputed body. The ratio to the real route isolates what the store, the search engine and the
-// projection cost.
+// precomputed body: the one the real API gave for the same path and query string
+// (BASELINE_BODIES_FILE, a JSON object of path → body). The ratio to the real route isolates what
+// the store, the search engine and the projection cost.
 import { readFile } from 'node:fs/promises';
 import { createLogger, listen, requestContext, resolveTls } from '@catalog/server-runtime';
 import Router from '@koa/router';
@@ -15,11 +16,20 @@ import { errorBody } from '../src/http/error-body.ts';
 import { rateLimits } from '../src/http/rate-limits.ts';
 
 const config = loadCatalogApiConfig();
-const body = await readFile(process.env.BASELINE_BODY_FILE ?? '', 'utf8');
+const bodies = new Map(
+  Object.entries(
+    JSON.parse(await readFile(process.env.BASELINE_BODIES_FILE ?? '', 'utf8')) as Record<string, string>,
+  ),
+);
 const logger = createLogger('catalog-api-baseline', config.logLevel);
 const app = new Koa<AppState>();
 const router = new Router<AppState>();
 router.get('/products/search', authenticate(createTokenVerifier(config.tokens)), (ctx) => {
+  const body = bodies.get(ctx.url);
+  if (body === undefined) {
+    ctx.status = 404;
+    return;
+  }
   ctx.type = 'application/json; charset=utf-8';
   ctx.body = body;
 });

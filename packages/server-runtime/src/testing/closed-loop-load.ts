@@ -28,30 +28,38 @@ export async function closedLoopLoad(options: {
   readonly concurrency: number;
   readonly warmupMs: number;
   readonly measureMs: number;
-  readonly request: LoadRequest;
+  /** The same request every time, or the next request of a mix (asked once per request sent). */
+  readonly request: LoadRequest | (() => LoadRequest);
   readonly expectStatus?: number;
+  /** Told of every measured response (not the warm-up's): which request, its status and latency. */
+  readonly onResponse?: (request: LoadRequest, status: number, latencyMs: number) => void;
 }): Promise<LoadResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency, ca: options.ca });
-  const url = `${options.baseUrl}${options.request.path}`;
+  const nextRequest =
+    typeof options.request === 'function' ? options.request : () => options.request as LoadRequest;
   const expected = options.expectStatus ?? 200;
   let unexpected = 0;
+  let measuring = false;
 
   const once = () =>
     new Promise<number>((resolve, reject) => {
+      const sent = nextRequest();
       const started = performance.now();
       const req = request(
-        url,
-        { method: options.request.method ?? 'GET', agent, headers: options.request.headers ?? {} },
+        `${options.baseUrl}${sent.path}`,
+        { method: sent.method ?? 'GET', agent, headers: sent.headers ?? {} },
         (res) => {
           res.resume();
           res.on('end', () => {
+            const latency = performance.now() - started;
             if (res.statusCode !== expected) unexpected += 1;
-            resolve(performance.now() - started);
+            if (measuring) options.onResponse?.(sent, res.statusCode ?? 0, latency);
+            resolve(latency);
           });
         },
       );
       req.on('error', reject);
-      req.end(options.request.body);
+      req.end(sent.body);
     });
 
   const run = async (durationMs: number) => {
@@ -69,6 +77,7 @@ export async function closedLoopLoad(options: {
   try {
     await run(options.warmupMs);
     unexpected = 0;
+    measuring = true;
     const { latencies, seconds } = await run(options.measureMs);
     latencies.sort((a, b) => a - b);
     const at = (q: number) =>
