@@ -14,6 +14,7 @@ import { Agent, fetch } from 'undici';
 import type { TokenTrustConfig } from '../config/config.ts';
 import type { Principal } from './principal.ts';
 import { InvalidTokenError, TokenVerificationUnavailableError } from './token-errors.ts';
+import { createVerifiedTokenCache } from './verified-token-cache.ts';
 
 export interface TokenVerifier {
   /**
@@ -34,6 +35,9 @@ const JWKS_COOLDOWN_MS = 30_000;
 const JWKS_TIMEOUT_MS = 5_000;
 
 const JWKS_UNAVAILABLE = new Set(['ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID']);
+
+/** Verified tokens remembered: a few per active client and administrator, about 1 KB each. */
+const VERIFIED_TOKENS = 10_000;
 
 function scopesOf(payload: JWTPayload): ReadonlySet<GrantableScope> {
   if (typeof payload.scope !== 'string') throw new InvalidTokenError('access token without scope');
@@ -68,7 +72,8 @@ function principalOf(payload: JWTPayload, type: unknown): Principal {
  * audiences pinned, then tells an access token (`typ: at+jwt`, audience crm-api) from an
  * administrator's ID token (no such `typ`, audience = the admin client).
  */
-export function createTokenVerifier(config: TokenTrustConfig): TokenVerifier {
+export function createTokenVerifier(config: TokenTrustConfig, now: () => number = Date.now): TokenVerifier {
+  const verified = createVerifiedTokenCache({ maxEntries: VERIFIED_TOKENS, maxAgeMs: JWKS_CACHE_MS });
   const ca = config.caFile === undefined ? undefined : readFileSync(config.caFile, 'utf8');
   const dispatcher = new Agent({ connect: ca === undefined ? {} : { ca } });
   // Whether the latest fetch of the keys got them: a failed one makes the API not ready.
@@ -105,18 +110,23 @@ export function createTokenVerifier(config: TokenTrustConfig): TokenVerifier {
 
   return {
     async verify(token, trace) {
+      const known = verified.get(token, now());
+      if (known !== undefined) return known;
       const verification = () =>
         jwtVerify(token, keys, {
           issuer: config.issuer,
           audience: [ACCESS_TOKEN_AUDIENCE, ADMIN_CLIENT_ID],
           algorithms: [TOKEN_SIGNING_ALGORITHM],
           requiredClaims: ['exp', 'iat', 'sub'],
+          currentDate: new Date(now()),
         });
       try {
         const { payload, protectedHeader } = await (trace === undefined
           ? verification()
           : fetchingFor.run(trace, verification));
-        return principalOf(payload, protectedHeader.typ);
+        const principal = principalOf(payload, protectedHeader.typ);
+        verified.remember(token, principal, (payload.exp as number) * 1000, now());
+        return principal;
       } catch (error) {
         if (error instanceof InvalidTokenError) throw error;
         if (error instanceof errors.JOSEError && !JWKS_UNAVAILABLE.has(error.code)) {
