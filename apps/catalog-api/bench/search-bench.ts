@@ -367,6 +367,18 @@ try {
     ),
     versus('latency p50', authenticated.latencyMs.p50, health.latencyMs.p50, 'ms', AUTH_GROUP),
     { name: 'RSS after the mix', value: mib(memory.rssBytes), unit: 'MB', group: MEMORY_GROUP },
+    {
+      name: 'of which anonymous (heaps, page caches)',
+      value: mib(memory.anonymousBytes),
+      unit: 'MB',
+      group: MEMORY_GROUP,
+    },
+    {
+      name: 'of which file-backed (mapped database)',
+      value: mib(memory.fileBytes),
+      unit: 'MB',
+      group: MEMORY_GROUP,
+    },
     { name: 'peak RSS over the whole run', value: mib(memory.peakRssBytes), unit: 'MB', group: MEMORY_GROUP },
   ];
   const results = {

@@ -18,6 +18,7 @@ try {
         databasePath: catalogDatabasePath(config.dataDir),
         searchTimeoutMs: config.searchTimeoutMs,
         searchObserver: metrics.searchObserver,
+        searchPageCacheBytes: config.searchPageCacheBytes,
       });
       if (config.demoCatalogueProducts > 0) {
         const seeded = await ensureDemoCatalogue(store, { products: config.demoCatalogueProducts });

@@ -32,6 +32,7 @@ const catalogApiOwnEnv = clientSecretPepperEnv.extend({
   USAGE_FLUSH_MS: nonNegativeInt(5000),
   DEMO_CATALOGUE_PRODUCTS: nonNegativeInt(5000),
   SEARCH_TIMEOUT_MS: z.coerce.number().int().min(1, 'must be at least 1 (ms)').default(5000),
+  SEARCH_PAGE_CACHE_MB: nonNegativeInt(32),
 });
 
 export interface RateLimitConfig {
@@ -66,6 +67,8 @@ export interface CatalogApiConfig extends ServiceSettingsWithData {
   readonly demoCatalogueProducts: number;
   /** Time budget of one search; past it the caller gets 504 SEARCH_TIMEOUT. */
   readonly searchTimeoutMs: number;
+  /** Bytes of repeated search pages kept for the catalogue state they describe; 0 keeps none. */
+  readonly searchPageCacheBytes: number;
 }
 
 /** Reads the catalog API's configuration from the environment once, at start-up. */
@@ -105,5 +108,6 @@ export function loadCatalogApiConfig(
     usageFlushMs: extra.USAGE_FLUSH_MS,
     demoCatalogueProducts: extra.DEMO_CATALOGUE_PRODUCTS,
     searchTimeoutMs: extra.SEARCH_TIMEOUT_MS,
+    searchPageCacheBytes: extra.SEARCH_PAGE_CACHE_MB * 2 ** 20,
   });
 }

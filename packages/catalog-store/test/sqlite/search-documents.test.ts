@@ -190,54 +190,68 @@ describe('stored search documents', () => {
     dir = undefined;
   });
 
-  it('equal the allowlisted representation for every channel after any sequence of writes, failed ones included (spec 2.1)', async () => {
-    // One store for every run, its search worker started once (a worker start per run made each
-    // run cost a third of a second alone, seconds on a loaded machine). Each run starts from the same
-    // fresh database: SQLite's online backup copies a snapshot taken before the first write over the
-    // live file, which every connection then sees as another connection's commit.
-    handle = await sqliteStore({ searchWorkers: 1 });
-    const run = handle;
-    for (const slug of CHANNELS) await run.store.webChannels.create({ slug });
-    const side = new DatabaseSync(run.databasePath);
-    const freshPath = join(run.dir, 'fresh.sqlite');
-    side.prepare('VACUUM INTO ?').run(freshPath);
-    const fresh = new DatabaseSync(freshPath, { readOnly: true });
-    try {
-      await checkProperty(
-        fc.asyncProperty(fc.array(operationArb, { minLength: 1, maxLength: 10 }), async (operations) => {
-          await backup(fresh, run.databasePath);
-          expect(side.prepare('SELECT count(*) AS n FROM products').get()).toEqual({ n: 0 });
-          for (const operation of operations) {
-            const storeWrote = await apply(run.store, side, operation);
-            const { wrong, missing, queued } = audit(side);
-            expect(wrong).toEqual([]);
-            if (storeWrote) expect({ missing, queued }).toEqual({ missing: [], queued: 0 });
-          }
-          // And through the engine, as /products/search returns them.
-          const records = readProductsBySeq(
-            side,
-            (side.prepare('SELECT seq FROM products ORDER BY seq').all() as Array<{ seq: number }>).map(
-              (row) => row.seq,
-            ),
-          );
-          for (const view of VIEWS) {
-            const page = await run.store.productSearch.searchDocuments(
-              { includeArchived: true, sort: 'createdAt', order: 'asc', size: 100, channel: view.channel },
-              view,
+  // With the page cache, the same searches repeat after every write: each must show that write.
+  it.each([
+    ['', 0],
+    [', and searches served from the page cache show every write from the next search', 32 * 2 ** 20],
+  ])(
+    'equal the allowlisted representation for every channel after any sequence of writes, failed ones included (spec 2.1)%s',
+    async (_, searchPageCacheBytes) => {
+      // One store for every run, its search worker started once (a worker start per run made each
+      // run cost a third of a second alone, seconds on a loaded machine). Each run starts from the same
+      // fresh database: SQLite's online backup copies a snapshot taken before the first write over the
+      // live file, which every connection then sees as another connection's commit.
+      handle = await sqliteStore({ searchWorkers: 1, searchPageCacheBytes });
+      const run = handle;
+      for (const slug of CHANNELS) await run.store.webChannels.create({ slug });
+      const side = new DatabaseSync(run.databasePath);
+      const freshPath = join(run.dir, 'fresh.sqlite');
+      side.prepare('VACUUM INTO ?').run(freshPath);
+      const fresh = new DatabaseSync(freshPath, { readOnly: true });
+      try {
+        await checkProperty(
+          fc.asyncProperty(fc.array(operationArb, { minLength: 1, maxLength: 10 }), async (operations) => {
+            await backup(fresh, run.databasePath);
+            expect(side.prepare('SELECT count(*) AS n FROM products').get()).toEqual({ n: 0 });
+            for (const operation of operations) {
+              const storeWrote = await apply(run.store, side, operation);
+              const { wrong, missing, queued } = audit(side);
+              expect(wrong).toEqual([]);
+              if (storeWrote) expect({ missing, queued }).toEqual({ missing: [], queued: 0 });
+            }
+            // And through the engine, as /products/search returns them.
+            const records = readProductsBySeq(
+              side,
+              (side.prepare('SELECT seq FROM products ORDER BY seq').all() as Array<{ seq: number }>).map(
+                (row) => row.seq,
+              ),
             );
-            const expected = [...records]
-              .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.seq - b.seq)
-              .map((record) => externalProductJson(record, view));
-            expect(page.documents).toEqual(expected);
-          }
-        }),
-        { runs: 100, budgetMs: 6_000, heavyRuns: 2_000, heavyBudgetMs: 300_000, minRuns: 25, seed: 20261123 },
-      );
-    } finally {
-      fresh.close();
-      side.close();
-    }
-  });
+            for (const view of VIEWS) {
+              const page = await run.store.productSearch.searchDocuments(
+                { includeArchived: true, sort: 'createdAt', order: 'asc', size: 100, channel: view.channel },
+                view,
+              );
+              const expected = [...records]
+                .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.seq - b.seq)
+                .map((record) => externalProductJson(record, view));
+              expect(page.documents).toEqual(expected);
+            }
+          }),
+          {
+            runs: 100,
+            budgetMs: 6_000,
+            heavyRuns: 2_000,
+            heavyBudgetMs: 300_000,
+            minRuns: 25,
+            seed: 20261123,
+          },
+        );
+      } finally {
+        fresh.close();
+        side.close();
+      }
+    },
+  );
 
   it('serve search hits: what is stored is what /products/search sends', async () => {
     handle = await sqliteStore();

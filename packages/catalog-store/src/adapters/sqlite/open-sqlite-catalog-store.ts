@@ -4,9 +4,11 @@ import type { CatalogStore, CatalogueSnapshot } from '../../ports/catalog-store.
 import { compactFullTextIndex } from './compact-full-text-index.ts';
 import { migrate } from './migrate.ts';
 import { openDatabase } from './open-database.ts';
+import { SearchPageCache } from './search/page-cache.ts';
 import { SqliteBrandSearch } from './search/sqlite-brand-search.ts';
 import { SqliteProductSearch } from './search/sqlite-product-search.ts';
 import { type SearchPoolObserver, SearchWorkerPool } from './search/worker-pool.ts';
+import { snapshotVersion } from './snapshot-version.ts';
 import { SqliteAdminUserStore } from './sqlite-admin-user-store.ts';
 import { SqliteAuditLog } from './sqlite-audit-log.ts';
 import { SqliteBrandStore } from './sqlite-brand-store.ts';
@@ -28,6 +30,8 @@ export interface SqliteCatalogStoreOptions {
   searchTimeoutMs?: number;
   /** Hears of the search pool's load and of every search as it ends (the server's metrics). */
   searchObserver?: SearchPoolObserver;
+  /** Bytes of repeated first-offset search pages kept (search/page-cache.ts); 0 or absent: none. */
+  searchPageCacheBytes?: number;
 }
 
 export const DEFAULT_SEARCH_TIMEOUT_MS = 5000;
@@ -78,7 +82,16 @@ export function openSqliteCatalogStore(options: SqliteCatalogStoreOptions): Cata
     clients: new SqliteClientStore(db),
     adminUsers: new SqliteAdminUserStore(db),
     audit: new SqliteAuditLog(db),
-    productSearch: new SqliteProductSearch(pool, syncTokenSecret(db)),
+    productSearch: new SqliteProductSearch(
+      pool,
+      syncTokenSecret(db),
+      (options.searchPageCacheBytes ?? 0) > 0
+        ? {
+            cache: new SearchPageCache(options.searchPageCacheBytes as number),
+            version: () => snapshotVersion(db),
+          }
+        : null,
+    ),
     brandSearch: new SqliteBrandSearch(pool),
     loadIfEmpty: async (snapshot) => loadIfEmpty(db, snapshot),
     compactSearchIndex: async () => compactFullTextIndex(db),
