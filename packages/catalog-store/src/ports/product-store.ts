@@ -6,6 +6,23 @@ export interface UpsertSummary {
   updated: number;
 }
 
+/** Batches of products to load, produced as the load goes (a generator, a file read batch by batch). */
+export type ProductBatches = Iterable<readonly ProductInput[]> | AsyncIterable<readonly ProductInput[]>;
+
+export interface LoadedBatch extends UpsertSummary {
+  /**
+   * False while the batch waits, written, for the commit of a load that is one transaction (an
+   * empty catalogue's): a failure before that commit leaves it unwritten.
+   */
+  committed: boolean;
+}
+
+export interface BulkLoadOptions {
+  /** One 'catalogue.import-batch' event per batch, in the transaction that writes it. */
+  audit?: AuditContext;
+  onBatch?: (batch: LoadedBatch) => void;
+}
+
 export interface ActiveProductsPage {
   products: ProductRecord[];
   /** Pass back as `afterSeq` for the next page; null on the last page. */
@@ -41,6 +58,14 @@ export interface ProductStore {
    * derived relations, documents) once per batch, as long as it commits the same state.
    */
   bulkLoad(inputs: readonly ProductInput[], audit?: AuditContext): Promise<UpsertSummary>;
+  /**
+   * Loads batch after batch as `bulkLoad` loads one (seed and import). Into an empty catalogue an
+   * adapter may write the whole load as one transaction, all or nothing, and build its indexes
+   * after the rows; the committed state is then that of one `upsertMany` of every product in
+   * order. Otherwise each batch is its own transaction and the first that fails stops the load,
+   * the batches before it committed. Resolves with the totals; rejects with the failure.
+   */
+  bulkLoadAll(batches: ProductBatches, options?: BulkLoadOptions): Promise<UpsertSummary>;
   /** Status-active products in insertion order, for the deprecated GET /products. */
   listActive(options: { limit: number; afterSeq?: number }): Promise<ActiveProductsPage>;
   /** Products sharing any of the given codes (case- and accent-insensitive on the codes). */

@@ -12,6 +12,10 @@ import { type SqliteStoreHandle, sqliteStore } from '../support/sqlite-factory.t
 type Load = (store: CatalogStore, batch: readonly ProductInput[]) => Promise<unknown>;
 const perProduct: Load = (store, batch) => store.products.upsertMany(batch);
 const bulk: Load = (store, batch) => store.products.bulkLoad(batch);
+/** Every batch in one call of each path: one upsertMany of them all, one bulkLoadAll of the batches. */
+type LoadAll = (store: CatalogStore, batches: ProductInput[][]) => Promise<unknown>;
+const perProductAtOnce: LoadAll = (store, batches) => store.products.upsertMany(batches.flat());
+const bulkAll: LoadAll = (store, batches) => store.products.bulkLoadAll(batches);
 
 const handles: SqliteStoreHandle[] = [];
 afterEach(async () => {
@@ -51,10 +55,16 @@ function rounds(): ProductInput[][] {
 }
 
 async function loaded(load: Load, batches: ProductInput[][]): Promise<SqliteStoreHandle> {
+  return loadedAtOnce(async (store, all) => {
+    for (const batch of all) await load(store, batch);
+  }, batches);
+}
+
+async function loadedAtOnce(load: LoadAll, batches: ProductInput[][]): Promise<SqliteStoreHandle> {
   const handle = await sqliteStore();
   handles.push(handle);
   for (const channel of DEMO_WEB_CHANNELS) await handle.store.webChannels.create(channel);
-  for (const batch of batches) await load(handle.store, batch);
+  await load(handle.store, batches);
   return handle;
 }
 
@@ -129,6 +139,68 @@ describe('ProductStore.bulkLoad (SQLite)', () => {
     expect(expected.relations.length).toBeGreaterThan(0);
     expect(snapshot(bulkStore.databasePath)).toEqual(expected);
     expect(await searchPages(bulkStore.store)).toEqual(await searchPages(perProductStore.store));
+  });
+
+  // An empty catalogue is loaded in one transaction, its indexes built after the rows: the result must
+  // be that of one upsertMany of every product, ids given again later in the load included.
+  it('bulkLoadAll into an empty catalogue commits the same catalogue as one upsertMany of every product', async () => {
+    const batches = rounds();
+    const [perProductStore, bulkStore] = [
+      await loadedAtOnce(perProductAtOnce, batches),
+      await loadedAtOnce(bulkAll, batches),
+    ];
+    const expected = snapshot(perProductStore.databasePath);
+    expect(expected.relations.length).toBeGreaterThan(0);
+    expect(snapshot(bulkStore.databasePath)).toEqual(expected);
+    expect(await searchPages(bulkStore.store)).toEqual(await searchPages(perProductStore.store));
+  });
+
+  it('bulkLoadAll into a catalogue that has products commits the same catalogue as bulkLoad batch by batch', async () => {
+    const [first, ...rest] = rounds() as [ProductInput[], ...ProductInput[][]];
+    const [perBatchStore, bulkStore] = [
+      await loaded(bulk, [first, ...rest]),
+      await loadedAtOnce(async (store) => {
+        await store.products.bulkLoad(first);
+        await store.products.bulkLoadAll(rest);
+      }, []),
+    ];
+    expect(snapshot(bulkStore.databasePath)).toEqual(snapshot(perBatchStore.databasePath));
+  });
+
+  it('bulkLoadAll reports each batch: uncommitted until the end into an empty catalogue, committed otherwise', async () => {
+    const handle = await loaded(bulk, []);
+    const heard: unknown[] = [];
+    const onBatch = (batch: unknown) => heard.push(batch);
+    const twice = aProduct();
+    expect(await handle.store.products.bulkLoadAll([[aProduct(), twice], [twice]], { onBatch })).toEqual({
+      created: 2,
+      updated: 1,
+    });
+    expect(await handle.store.products.bulkLoadAll([[aProduct()], [twice, aProduct()]], { onBatch })).toEqual(
+      { created: 2, updated: 1 },
+    );
+    expect(heard).toEqual([
+      { created: 2, updated: 0, committed: false },
+      { created: 0, updated: 1, committed: false },
+      { created: 1, updated: 0, committed: true },
+      { created: 1, updated: 1, committed: true },
+    ]);
+  });
+
+  it('bulkLoadAll into an empty catalogue writes nothing when a batch fails, and leaves every index and trigger', async () => {
+    const handle = await loaded(bulk, []);
+    const before = snapshot(handle.databasePath).schema;
+    await expect(
+      handle.store.products.bulkLoadAll([
+        [aProduct(), aProduct()],
+        [aProduct({ webVisibility: { nowhere: true } })],
+      ]),
+    ).rejects.toBeInstanceOf(ValidationError);
+    expect(await handle.store.products.count()).toBe(0);
+    expect(snapshot(handle.databasePath).schema).toEqual(before);
+    await handle.store.products.bulkLoadAll([[aProduct({ name: 'after a failed load' })]]);
+    const page = await handle.store.productSearch.search({ q: 'failed', size: 5 });
+    expect(page.products).toHaveLength(1);
   });
 
   it('reports created and updated as upsertMany does, with one audit event per call', async () => {

@@ -4,6 +4,7 @@ import { setTimeout } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkDatabaseIntegrity, openSqliteCatalogStore } from '../../src/index.ts';
+import { aProduct } from '../support/products.ts';
 import { type SqliteStoreHandle, sqliteStore } from '../support/sqlite-factory.ts';
 
 const WRITER = fileURLToPath(new URL('../fixtures/batch-writer.ts', import.meta.url));
@@ -136,4 +137,40 @@ describe('crash safety', () => {
       expect(await handle.store.products.count()).toBeGreaterThan(0);
     },
   );
+
+  // A load into an empty catalogue is one transaction with the secondary indexes and insert triggers
+  // dropped inside it: killed there, it must leave the empty catalogue with its whole schema, and
+  // nothing for the next open to repair.
+  it('a load into an empty catalogue killed mid-load leaves it empty, with every index and trigger', async () => {
+    handle = await sqliteStore();
+    await handle.store.close();
+    const schema = (db: DatabaseSync) =>
+      db
+        .prepare(
+          "SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE type IN ('index', 'trigger') ORDER BY name",
+        )
+        .all();
+    const fresh = new DatabaseSync(handle.databasePath, { readOnly: true });
+    const schemaBefore = schema(fresh);
+    fresh.close();
+    expect(schemaBefore.some((row) => row.name === 'products_sort_name')).toBe(true);
+    const committed = await killWriterInsideTransaction(handle.databasePath, 3, 'bulkLoadAll');
+    expect(committed).toBe(-1);
+
+    expect(checkDatabaseIntegrity(handle.databasePath)).toEqual({ ok: true, problems: [] });
+    const db = new DatabaseSync(handle.databasePath, { readOnly: true });
+    try {
+      for (const table of ['products', 'product_relations', 'product_fts', 'product_documents', 'brands']) {
+        expect(db.prepare(`SELECT count(*) AS n FROM ${table}`).get()).toEqual({ n: 0 });
+      }
+      expect(schema(db)).toEqual(schemaBefore);
+    } finally {
+      db.close();
+    }
+
+    handle.store = openSqliteCatalogStore({ databasePath: handle.databasePath, searchWorkers: 1 });
+    await handle.store.products.bulkLoadAll([[aProduct({ name: 'after the crash' })]]);
+    const page = await handle.store.productSearch.search({ q: 'crash', sort: 'name', size: 5 });
+    expect(page.products.map((product) => product.name)).toEqual(['after the crash']);
+  });
 });

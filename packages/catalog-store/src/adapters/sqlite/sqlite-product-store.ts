@@ -10,11 +10,14 @@ import type { AuditContext } from '../../model/audit-event.ts';
 import type { ProductInput, ProductRecord } from '../../model/product.ts';
 import type {
   ActiveProductsPage,
+  BulkLoadOptions,
   CodeLookup,
+  ProductBatches,
   ProductStore,
   UpsertSummary,
 } from '../../ports/product-store.ts';
 import { identifierKey } from '../../search/identifier-key.ts';
+import { bulkLoadBatches } from './bulk-load-batches.ts';
 import { bulkLoadProducts } from './bulk-load-products.ts';
 import { readProductsBySeq } from './read-products.ts';
 import { appendAuditEvent } from './sqlite-audit-log.ts';
@@ -121,6 +124,10 @@ export class SqliteProductStore implements ProductStore {
 
   async bulkLoad(inputs: readonly ProductInput[], audit?: AuditContext): Promise<UpsertSummary> {
     return bulkLoadProducts(this.#db, inputs, audit);
+  }
+
+  async bulkLoadAll(batches: ProductBatches, options?: BulkLoadOptions): Promise<UpsertSummary> {
+    return bulkLoadBatches(this.#db, batches, options);
   }
 
   async listActive(options: { limit: number; afterSeq?: number }): Promise<ActiveProductsPage> {

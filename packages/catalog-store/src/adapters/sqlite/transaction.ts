@@ -40,6 +40,25 @@ export function inWriteTransaction<T>(db: DatabaseSync, work: () => T): T {
   }
 }
 
+/**
+ * `inWriteTransaction` for work that awaits between its statements (a load that reads its batches
+ * from a file). Nothing else may write on this connection meanwhile: its statements would join the
+ * transaction. Only the operator CLI's loads take it, on a connection of their own.
+ */
+export async function inLongWriteTransaction<T>(db: DatabaseSync, work: () => Promise<T>): Promise<T> {
+  if (db.isTransaction) throw new Error('a long write transaction cannot be nested');
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = await work();
+    beforeCommit.get(db)?.();
+    db.exec('COMMIT');
+    return result;
+  } catch (error) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
 /** A read snapshot, so that counts and pages of one search see the same data. */
 export function inReadTransaction<T>(db: DatabaseSync, work: () => T): T {
   db.exec('BEGIN');
