@@ -42,8 +42,11 @@ export async function runImport(file: string, dataDir: string, output: Output): 
     if (report.failedBatch !== undefined) {
       const { firstLine, lastLine, message } = report.failedBatch;
       output.err(`lines ${firstLine}-${lastLine}: batch not written: ${message}`);
+      // Into an empty catalogue the import is one transaction: a failure leaves nothing imported.
       output.err(
-        `stopped: lines before ${firstLine} are imported; fix the file and run again (records upsert by id)`,
+        report.created + report.updated > 0
+          ? `stopped: lines before ${firstLine} are imported; fix the file and run again (records upsert by id)`
+          : 'stopped: nothing was imported; fix the file and run again',
       );
       return false;
     }

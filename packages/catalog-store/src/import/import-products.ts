@@ -33,11 +33,14 @@ export interface ImportReport {
   /** Problems by line; when any exists nothing was written. */
   problems: LineProblem[];
   problemCount: number;
-  /** Set when a batch failed to write: it and every later batch were not written. */
+  /**
+   * Set when a batch failed to write: it and every later batch were not written, nor any batch at
+   * all when the catalogue was empty (its load is one transaction: `created` and `updated` are 0).
+   */
   failedBatch?: { firstLine: number; lastLine: number; message: string };
 }
 
-/** Products per batch, each one transaction through `ProductStore.bulkLoad`. */
+/** Products per batch of `ProductStore.bulkLoadAll` (and per transaction, unless the catalogue is empty). */
 const DEFAULT_BATCH = 5000;
 /**
  * An import at least this large compacts the search index when it is done (about 4 s at 1M
@@ -96,8 +99,8 @@ async function validateFile(
 /**
  * `pnpm catalog import FILE.ndjson`: one admin-model product per line. The whole file is validated
  * first and nothing is written if any line is wrong; then it is written in batches, each one
- * transaction, and a large import compacts the search index. Records are upserted by id, so a
- * re-run after a failed batch is safe.
+ * transaction (into an empty catalogue, one transaction for the whole file), and a large import
+ * compacts the search index. Records are upserted by id, so a re-run after a failed batch is safe.
  */
 export async function importProducts(
   store: CatalogStore,
@@ -116,39 +119,48 @@ export async function importProducts(
   if (validation.problemCount > 0) return report;
 
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
-  let batch: ProductInput[] = [];
-  let firstLine = 0;
-  let lastLine = 0;
-  let written = 0;
-  const flush = async (bytesRead: number) => {
-    if (batch.length === 0) return;
-    try {
-      const summary = await store.products.bulkLoad(batch, options.audit);
-      report.created += summary.created;
-      report.updated += summary.updated;
-    } catch (error) {
-      report.failedBatch = {
-        firstLine,
-        lastLine,
-        message: error instanceof Error ? error.message : String(error),
-      };
-      return;
+  // The batch being written, for the report of a failure, and the file read up to its end.
+  const current = { firstLine: 0, lastLine: 0, bytesRead: 0 };
+  async function* batches(): AsyncGenerator<ProductInput[]> {
+    let batch: ProductInput[] = [];
+    for await (const line of ndjsonLines(filePath)) {
+      if (batch.length === 0) current.firstLine = line.number;
+      current.lastLine = line.number;
+      // Checked in the first pass; the store's bulk load checks each record again before it writes.
+      batch.push(JSON.parse(line.text) as ProductInput);
+      if (batch.length >= batchSize) {
+        current.bytesRead = line.bytesRead;
+        yield batch;
+        batch = [];
+      }
     }
-    written += batch.length;
-    batch = [];
-    options.onProgress?.({ phase: 'write', bytesRead, totalBytes, records: written });
-  };
-  for await (const line of ndjsonLines(filePath)) {
-    if (batch.length === 0) firstLine = line.number;
-    lastLine = line.number;
-    // Checked in the first pass; the store's bulk load checks each record again before it writes.
-    batch.push(JSON.parse(line.text) as ProductInput);
-    if (batch.length >= batchSize) {
-      await flush(line.bytesRead);
-      if (report.failedBatch !== undefined) return report;
-    }
+    current.bytesRead = totalBytes;
+    if (batch.length > 0) yield batch;
   }
-  await flush(totalBytes);
-  if (report.failedBatch === undefined && written >= COMPACT_AFTER) await store.compactSearchIndex();
+  let written = 0;
+  try {
+    const summary = await store.products.bulkLoadAll(batches(), {
+      ...(options.audit === undefined ? {} : { audit: options.audit }),
+      onBatch: ({ created, updated, committed }) => {
+        // Only committed batches count until the load succeeds: a failure rolls back the others.
+        if (committed) {
+          report.created += created;
+          report.updated += updated;
+        }
+        written += created + updated;
+        options.onProgress?.({ phase: 'write', bytesRead: current.bytesRead, totalBytes, records: written });
+      },
+    });
+    report.created = summary.created;
+    report.updated = summary.updated;
+  } catch (error) {
+    report.failedBatch = {
+      firstLine: current.firstLine,
+      lastLine: current.lastLine,
+      message: error instanceof Error ? error.message : String(error),
+    };
+    return report;
+  }
+  if (written >= COMPACT_AFTER) await store.compactSearchIndex();
   return report;
 }

@@ -26,20 +26,23 @@ async function ensureChannels(store: CatalogStore): Promise<void> {
 const DEFAULT_BATCH = 10_000;
 
 /**
- * `pnpm catalog seed`: writes the generated catalogue batch by batch (`ProductStore.bulkLoad`, one
- * transaction each), then compacts the search
- * index. Ids are derived from the seed, so running it again updates the same products instead of
+ * `pnpm catalog seed`: writes the generated catalogue batch by batch (`ProductStore.bulkLoadAll`:
+ * one transaction in all into an empty catalogue, one per batch otherwise), then compacts the
+ * search index. Ids are derived from the seed, so running it again updates the same products instead of
  * adding new ones.
  */
 export async function seedCatalogue(store: CatalogStore, options: SeedOptions): Promise<SeedReport> {
   await ensureChannels(store);
-  const report: SeedReport = { created: 0, updated: 0 };
-  for (const batch of generateProductBatches(options, options.batchSize ?? DEFAULT_BATCH)) {
-    const summary = await store.products.bulkLoad(batch);
-    report.created += summary.created;
-    report.updated += summary.updated;
-    options.onProgress?.({ written: report.created + report.updated, total: options.products });
-  }
+  let written = 0;
+  const report = await store.products.bulkLoadAll(
+    generateProductBatches(options, options.batchSize ?? DEFAULT_BATCH),
+    {
+      onBatch: ({ created, updated }) => {
+        written += created + updated;
+        options.onProgress?.({ written, total: options.products });
+      },
+    },
+  );
   await store.compactSearchIndex();
   return report;
 }

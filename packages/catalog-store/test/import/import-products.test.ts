@@ -81,7 +81,8 @@ describe('importProducts', () => {
     expect(await handle.store.products.count()).toBe(0);
   });
 
-  it('a batch that fails to write leaves none of its records, keeps the batches before it, and stops', async () => {
+  /** Lines 4 and 5 fail in the store: their brand slug is taken, which only writing can tell. */
+  async function withFailingSecondBatch(): Promise<string> {
     await handle.store.brands.create({ name: 'Taken', slug: 'taken' });
     const records = [
       aProduct(),
@@ -90,11 +91,22 @@ describe('importProducts', () => {
       { ...aProduct(), brandName: 'Other', brandSlug: 'other' },
     ];
     records.push({ ...aProduct(), brandName: 'Taken', brandSlug: 'not-taken' }, aProduct());
-    const path = ndjson(handle, records);
-    const report = await importProducts(handle.store, path, { batchSize: 3 });
+    return ndjson(handle, records);
+  }
+
+  it('a batch that fails to write leaves none of its records, keeps the batches before it, and stops', async () => {
+    await handle.store.products.upsertMany([aProduct()]);
+    const report = await importProducts(handle.store, await withFailingSecondBatch(), { batchSize: 3 });
     expect(report.failedBatch).toMatchObject({ firstLine: 4, lastLine: 6 });
     expect(report.created).toBe(3);
-    expect(await handle.store.products.count()).toBe(3);
+    expect(await handle.store.products.count()).toBe(4);
     expect(await handle.store.brands.getBySlug('other')).toBeUndefined();
+  });
+
+  it('into an empty catalogue, a batch that fails to write leaves the catalogue empty: the import is one transaction', async () => {
+    const report = await importProducts(handle.store, await withFailingSecondBatch(), { batchSize: 3 });
+    expect(report.failedBatch).toMatchObject({ firstLine: 4, lastLine: 6 });
+    expect(report).toMatchObject({ created: 0, updated: 0 });
+    expect(await handle.store.products.count()).toBe(0);
   });
 });
