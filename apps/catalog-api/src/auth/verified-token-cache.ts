@@ -20,7 +20,10 @@ interface Entry {
   validUntilMs: number;
 }
 
-export function createVerifiedTokenCache(options: { maxEntries: number; maxAgeMs: number }): VerifiedTokenCache {
+export function createVerifiedTokenCache(options: {
+  maxEntries: number;
+  maxAgeMs: number;
+}): VerifiedTokenCache {
   const entries = new LRUCache<string, Entry>({ max: options.maxEntries });
   return {
     get(token, nowMs) {
