@@ -75,6 +75,33 @@ describe('search page cache', () => {
     expect((await store.productSearch.searchDocuments({ q: 'bend' }, view)).total).toBe(0);
   });
 
+  it('writes outside the catalogue (usage counts) keep cached pages; a catalogue write on the same connection does not', async () => {
+    let searched = 0;
+    handle = await sqliteStore({
+      searchPageCacheBytes: 2 ** 20,
+      searchObserver: { jobSettled: () => (searched += 1) },
+    });
+    const { store } = handle;
+    await store.products.create(aProduct({ name: 'Ball valve' }));
+    const { clientId } = await store.clients.create({
+      clientId: 'PAGECACHE00000000000000001',
+      clientName: 'page cache',
+      scopes: ['products.read'],
+      createdBy: { userId: 'test', userName: 'test' },
+      expiresAt: null,
+      secretHash: 'x',
+      tokenLifetimeSeconds: 3600,
+    });
+    await store.productSearch.searchDocuments({ q: 'valve' }, view);
+    expect(searched).toBe(1);
+    await store.clients.recordUsage(clientId, 3);
+    await store.productSearch.searchDocuments({ q: 'valve' }, view);
+    expect(searched).toBe(1);
+    await store.products.create(aProduct({ name: 'Check valve' }));
+    expect((await store.productSearch.searchDocuments({ q: 'valve' }, view)).total).toBe(2);
+    expect(searched).toBe(2);
+  });
+
   it('pages of other offsets, sizes, views and field selections are never served for each other', async () => {
     handle = await sqliteStore({ searchPageCacheBytes: 2 ** 20 });
     const { store } = handle;

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { DatabaseSync } from 'node:sqlite';
 import type { CatalogStore, CatalogueSnapshot } from '../../ports/catalog-store.ts';
+import { catalogueVersionReader } from './catalogue-version.ts';
 import { compactFullTextIndex } from './compact-full-text-index.ts';
 import { migrate } from './migrate.ts';
 import { openDatabase } from './open-database.ts';
@@ -8,7 +9,6 @@ import { SearchPageCache } from './search/page-cache.ts';
 import { SqliteBrandSearch } from './search/sqlite-brand-search.ts';
 import { SqliteProductSearch } from './search/sqlite-product-search.ts';
 import { type SearchPoolObserver, SearchWorkerPool } from './search/worker-pool.ts';
-import { snapshotVersion } from './snapshot-version.ts';
 import { SqliteAdminUserStore } from './sqlite-admin-user-store.ts';
 import { SqliteAuditLog } from './sqlite-audit-log.ts';
 import { SqliteBrandStore } from './sqlite-brand-store.ts';
@@ -88,7 +88,7 @@ export function openSqliteCatalogStore(options: SqliteCatalogStoreOptions): Cata
       (options.searchPageCacheBytes ?? 0) > 0
         ? {
             cache: new SearchPageCache(options.searchPageCacheBytes as number),
-            version: () => snapshotVersion(db),
+            version: catalogueVersionReader(db),
           }
         : null,
     ),

@@ -7,9 +7,9 @@ import type { ProductDocumentOutcome } from './run-product-search.ts';
  * First-offset pages of GET /products/search (no syncToken) as the worker produced them, for the
  * catalogue state they were computed in. Storefront traffic repeats its queries (a Zipf-shaped mix:
  * a few very often, most rarely), and a repeated page would otherwise cost the worker hop, the
- * queue behind slow queries and the search itself. Keyed by the catalogue's snapshot version read
- * before the search started: any commit, by this process or another, changes the version, so an
- * entry is only ever served for the exact state it describes (the search's own snapshot is that
+ * queue behind slow queries and the search itself. Keyed by the catalogue's version read before the
+ * search started (catalogue-version.ts): any commit of catalogue rows, by this process or another,
+ * changes it, so an entry is only ever served for the exact state it describes (the search's own snapshot is that
  * state or later, and a later one means a newer version, which no request can still ask for).
  * Cursor pages are left out: a sync walk never repeats a page. Bounded by the bytes it holds.
  */
