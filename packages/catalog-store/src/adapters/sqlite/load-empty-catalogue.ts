@@ -10,9 +10,7 @@ import { appendAuditEvent } from './sqlite-audit-log.ts';
 import { statement } from './statement-cache.ts';
 import { nextWriteTimestamp } from './timestamps.ts';
 import { writeProduct } from './write-product.ts';
-
-/** Every product is new, so every document is missing: no relation end needs looking for. */
-const QUEUE_EVERY_DOCUMENT = 'INSERT INTO product_documents_stale (seq) SELECT seq FROM products';
+import { writeSearchDocuments } from './write-search-documents.ts';
 
 /**
  * Page cache for a load into an empty catalogue, in KiB. Nothing commits until the end, so every
@@ -68,7 +66,9 @@ export async function loadEmptyCatalogue(
   };
   if (first !== null && last !== null) {
     for (const sql of [INDEX_NEW_TEXT, ...COUNT_NEW_FACETS]) statement(db, sql).run(first, last);
-    statement(db, QUEUE_EVERY_DOCUMENT).run();
+    // Every product is new, so every document is missing: written straight from the range, with no
+    // relation end to look for and no round trip through the stale queue.
+    writeSearchDocuments(db, first, last);
   }
   restoreSchemaObjects(db, triggers);
   for (const input of later) writeProduct(db, input, ts, 'upsert');

@@ -23,6 +23,20 @@ function storeDocuments(db: DatabaseSync, seqs: readonly number[]): void {
 }
 
 /**
+ * Writes the documents of the products with seq in [first, last], inside the caller's transaction:
+ * for a load that inserted them with the triggers that would have queued them suspended.
+ */
+export function writeSearchDocuments(db: DatabaseSync, first: number, last: number): void {
+  for (let from = first; from <= last; from += CHUNK) {
+    const to = Math.min(last, from + CHUNK - 1);
+    storeDocuments(
+      db,
+      Array.from({ length: to - from + 1 }, (_, i) => from + i),
+    );
+  }
+}
+
+/**
  * Rebuilds the documents the triggers queued during the current write transaction, inside it
  * (transaction.ts runs this before every commit). A queued product that no longer exists just
  * leaves the queue.
