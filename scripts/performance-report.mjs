@@ -265,8 +265,10 @@ function apiGoals(results) {
   const slowestClass = results.shapeClasses?.[0];
   const slowest = results.slowestQuery;
   const mix = find(results, 'throughput', MIX_GROUP);
-  const authenticated = results.figures.find((f) => f.group === AUTH_GROUP && f.name.startsWith('throughput'));
-  const peak = find(results, 'peak RSS over the whole run', MEMORY_GROUP);
+  const authenticated = results.figures.find(
+    (f) => f.group === AUTH_GROUP && f.name.startsWith('throughput'),
+  );
+  const peak = find(results, 'peak RSS while serving the mix', MEMORY_GROUP);
   const mixQueries = Number(results.parameters.mixQueries ?? 0);
   return [
     {
@@ -310,10 +312,13 @@ function apiGoals(results) {
         authenticated === undefined
           ? 'not measured'
           : `${num(authenticated.value)} vs ${num(authenticated.baseline)} requests/s = ${ratio(authenticated.ratio)}, i.e. ${(1 / authenticated.ratio).toFixed(2)}× the cost`,
-      status: authenticated === undefined ? 'not evaluated' : verdict(authenticated.ratio >= 1 / AUTH_MAX_COST),
+      status:
+        authenticated === undefined ? 'not evaluated' : verdict(authenticated.ratio >= 1 / AUTH_MAX_COST),
     },
-    atGoalSize(results, `API RSS ≤ ${API_RSS_MB} MB under the mix (peak over the run)`, () =>
-      peak === undefined ? null : { measured: `${num(peak.value)} MB`, status: verdict(peak.value <= API_RSS_MB) },
+    atGoalSize(results, `API RSS ≤ ${API_RSS_MB} MB under the mix (its peak while serving it)`, () =>
+      peak === undefined
+        ? null
+        : { measured: `${num(peak.value)} MB`, status: verdict(peak.value <= API_RSS_MB) },
     ),
   ];
 }
@@ -342,7 +347,9 @@ function syncThroughputGoals(results) {
             },
       ),
       atGoalSize(results, `limits off: sync process to ${sink} peak RSS ≤ ${SYNC_RSS_MB} MB`, () =>
-        rss === undefined ? null : { measured: `${num(rss.value)} MB`, status: verdict(rss.value <= SYNC_RSS_MB) },
+        rss === undefined
+          ? null
+          : { measured: `${num(rss.value)} MB`, status: verdict(rss.value <= SYNC_RSS_MB) },
       ),
     ];
   });
@@ -434,9 +441,11 @@ function summaryRows(part, results) {
       if (shapes !== undefined) rows.push(row(shapes, goalText(goals[2])));
       const mix = find(results, 'throughput', MIX_GROUP);
       if (mix !== undefined) rows.push(row(mix, goalText(goals[3])));
-      const authenticated = results.figures.find((f) => f.group === AUTH_GROUP && f.name.startsWith('throughput'));
+      const authenticated = results.figures.find(
+        (f) => f.group === AUTH_GROUP && f.name.startsWith('throughput'),
+      );
       if (authenticated !== undefined) rows.push(row(authenticated, goalText(goals[4])));
-      const peak = find(results, 'peak RSS over the whole run', MEMORY_GROUP);
+      const peak = find(results, 'peak RSS while serving the mix', MEMORY_GROUP);
       if (peak !== undefined) rows.push(row(peak, goalText(goals[5])));
       return rows;
     }

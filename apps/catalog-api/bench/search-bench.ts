@@ -196,7 +196,14 @@ const auth = await spawnService({
 });
 const started: { stop: () => Promise<unknown> }[] = [auth];
 try {
-  const apiEnv = { ...quiet, DATA_DIR: dataDir, CATALOG_API_PORT: '0', PUBLIC_AUTH_URL: auth.url };
+  const apiEnv = {
+    ...quiet,
+    DATA_DIR: dataDir,
+    CATALOG_API_PORT: '0',
+    PUBLIC_AUTH_URL: auth.url,
+    // As `pnpm start` runs it (apps/catalog-api/package.json).
+    MALLOC_ARENA_MAX: '2',
+  };
   const api = await spawnService({ entry: here('../src/main.ts'), env: apiEnv, timeoutMs: 600_000 });
   started.push(api);
   const ca = await readFile(join(dataDir, 'tls', 'ca.pem'), 'utf8');
@@ -293,12 +300,23 @@ try {
     return () => ({ path: (mixQueries[pickRank()] as GeneratedQuery).path, headers: boundHeaders });
   };
   const mixBaseFirst = await load(baseline.url, mixRequest());
+  // The API's resident memory sampled while it serves the mix.
+  let mixPeakRssBytes = 0;
+  const sampler = setInterval(() => {
+    processMemory(api.child.pid as number).then(
+      (sample) => {
+        mixPeakRssBytes = Math.max(mixPeakRssBytes, sample.rssBytes);
+      },
+      () => {},
+    );
+  }, 250);
   const mixFirst = await load(api.url, mixRequest());
   const mixSecond = await load(api.url, mixRequest());
+  clearInterval(sampler);
+  const memory = await processMemory(api.child.pid as number);
   const mixBaseSecond = await load(baseline.url, mixRequest());
   const mixBaseline = pooled(mixBaseFirst, mixBaseSecond);
   const mix = pooled(mixFirst, mixSecond);
-  const memory = await processMemory(api.child.pid as number);
 
   const over = shapes.classes.filter((c) => c.p99 > SHAPE_GOAL_MS);
   const slowest = shapes.slowest as ShapeRun['slowest'];
@@ -366,6 +384,7 @@ try {
       AUTH_GROUP,
     ),
     versus('latency p50', authenticated.latencyMs.p50, health.latencyMs.p50, 'ms', AUTH_GROUP),
+    { name: 'peak RSS while serving the mix', value: mib(mixPeakRssBytes), unit: 'MB', group: MEMORY_GROUP },
     { name: 'RSS after the mix', value: mib(memory.rssBytes), unit: 'MB', group: MEMORY_GROUP },
     {
       name: 'of which anonymous (heaps, page caches)',
@@ -416,7 +435,7 @@ try {
         .join(', ')}.`,
       `${MIX_GROUP}: ${mixQueries.length} distinct queries of the same generator (seed ${MIX_SEED}), drawn with Zipf weights 1/rank^${ZIPF_S} by ${CONCURRENCY} callers; baseline and API alternate (baseline, API, API, baseline).`,
       `${AUTH_GROUP}: GET /brands/{unknown id} with a valid token (token verification, client status check, request log line, one store lookup, 404 body) against GET /health (no token) on the same API process, alternating (health, token, token, health); the ratio is the authenticated rate over the health rate, so the authenticated path costs 1/ratio times a /health request.`,
-      `${MEMORY_GROUP}: VmRSS and VmHWM of the API process (its search workers are threads of it) from /proc after the mix; the metrics-off API and the baseline are separate processes.`,
+      `${MEMORY_GROUP}: VmRSS of the API process (its search workers are threads of it) from /proc, sampled every 250 ms while it serves the mix (the goal's figure) and read after it, with its anonymous and file-backed parts; VmHWM is the peak over the whole run (catalogue vocabulary, the mix's first fetch of each query and the shape run included). The API runs with MALLOC_ARENA_MAX=2, as \`pnpm start\` runs it. The metrics-off API and the baseline are separate processes.`,
     ],
   };
   process.stdout.write(`${JSON.stringify({ ...results, shapeClasses: undefined })}\n`);
