@@ -1,5 +1,4 @@
 import type { BrandInput } from '../model/brand.ts';
-import type { ProductInput } from '../model/product.ts';
 import type { WebChannelInput } from '../model/web-channel.ts';
 import type { AdminUserStore } from './admin-user-store.ts';
 import type { AuditLog } from './audit-log.ts';
@@ -7,13 +6,14 @@ import type { BrandSearch } from './brand-search.ts';
 import type { BrandStore } from './brand-store.ts';
 import type { ClientStore } from './client-store.ts';
 import type { ProductSearch } from './product-search.ts';
-import type { ProductStore } from './product-store.ts';
+import type { ProductBatches, ProductStore } from './product-store.ts';
 import type { WebChannelStore } from './web-channel-store.ts';
 
 export interface CatalogueSnapshot {
   webChannels: WebChannelInput[];
   brands: BrandInput[];
-  products: ProductInput[];
+  /** Batch after batch: a large snapshot is never held in memory whole. */
+  products: ProductBatches;
 }
 
 /** Everything both servers need from storage, opened once per process. */

@@ -3,6 +3,8 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { CatalogStore, CatalogueSnapshot } from '../../ports/catalog-store.ts';
 import { catalogueVersionReader } from './catalogue-version.ts';
 import { compactFullTextIndex } from './compact-full-text-index.ts';
+import { raiseCacheForLoad } from './load-cache.ts';
+import { catalogueIsEmpty, EMPTY_LOAD_CACHE_KIB, loadEmptyCatalogue } from './load-empty-catalogue.ts';
 import { migrate } from './migrate.ts';
 import { openDatabase } from './open-database.ts';
 import { SearchPageCache } from './search/page-cache.ts';
@@ -17,9 +19,8 @@ import { SqliteProductStore } from './sqlite-product-store.ts';
 import { insertWebChannel, SqliteWebChannelStore } from './sqlite-web-channel-store.ts';
 import { statement } from './statement-cache.ts';
 import { nextWriteTimestamp } from './timestamps.ts';
-import { inWriteTransaction, setBeforeCommit } from './transaction.ts';
+import { inLongWriteTransaction, setBeforeCommit } from './transaction.ts';
 import { insertBrand } from './write-brand.ts';
-import { writeProduct } from './write-product.ts';
 import { backfillSearchDocuments, refreshStaleSearchDocuments } from './write-search-documents.ts';
 
 export interface SqliteCatalogStoreOptions {
@@ -43,9 +44,16 @@ function syncTokenSecret(db: DatabaseSync): Uint8Array {
   return Buffer.from(row.value, 'hex');
 }
 
-function loadIfEmpty(db: DatabaseSync, snapshot: CatalogueSnapshot): boolean {
-  return inWriteTransaction(db, () => {
-    if (statement(db, 'SELECT 1 FROM products LIMIT 1').get() !== undefined) return false;
+/**
+ * The demo catalogue at first start: channels, brands and products in one transaction, through the
+ * empty catalogue's bulk load (load-empty-catalogue.ts), only when no product exists yet when the
+ * write lock is taken, so that processes racing at first start load it once. The load's larger page
+ * cache is given back afterwards: this connection then serves the API.
+ */
+async function loadIfEmpty(db: DatabaseSync, snapshot: CatalogueSnapshot): Promise<boolean> {
+  const { cache_size: cacheSize } = db.prepare('PRAGMA cache_size').get() as { cache_size: number };
+  const loaded = await inLongWriteTransaction(db, async () => {
+    if (!catalogueIsEmpty(db)) return false;
     const ts = nextWriteTimestamp(db);
     for (const channel of snapshot.webChannels) {
       if (statement(db, 'SELECT 1 FROM web_channels WHERE slug = ?').get(channel.slug) === undefined) {
@@ -57,9 +65,13 @@ function loadIfEmpty(db: DatabaseSync, snapshot: CatalogueSnapshot): boolean {
         insertBrand(db, brand, ts);
       }
     }
-    for (const product of snapshot.products) writeProduct(db, product, ts, 'upsert');
+    raiseCacheForLoad(db, EMPTY_LOAD_CACHE_KIB);
+    await loadEmptyCatalogue(db, snapshot.products, {});
     return true;
   });
+  db.exec(`PRAGMA cache_size = ${cacheSize}`);
+  if (loaded) db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  return loaded;
 }
 
 /** Opens (creating and migrating as needed) the catalogue database at `databasePath`. */
@@ -93,7 +105,7 @@ export function openSqliteCatalogStore(options: SqliteCatalogStoreOptions): Cata
         : null,
     ),
     brandSearch: new SqliteBrandSearch(pool),
-    loadIfEmpty: async (snapshot) => loadIfEmpty(db, snapshot),
+    loadIfEmpty: (snapshot) => loadIfEmpty(db, snapshot),
     compactSearchIndex: async () => compactFullTextIndex(db),
     close: async () => {
       await pool.close();
