@@ -35,10 +35,9 @@ function catalogueCounts(
 }
 
 /**
- * Hands `sink` the match set's facet values with their counts. Without text and for the identifier
- * hits, one pass over their products rows grouped by the four facets together; the text matches
- * (up to every product) are listed by the full-text index and counted on the connection's facet
- * map.
+ * Hands `sink` the match set's facet values with their counts. For the identifier hits, one pass
+ * over their products rows grouped by the four facets together; the filtered catalogue (no text)
+ * and the text matches (up to every product) are listed and counted on the connection's facet map.
  */
 function matchSetFacetValues(
   ctx: BucketContext,
@@ -52,7 +51,12 @@ function matchSetFacetValues(
     }
   };
   if (query.identifier === null) {
-    grouped(`SELECT ${COMBINATION} FROM products p WHERE 1${filters.sql} ${GROUP_BY}`, filters.params);
+    // The filtered catalogue, up to every product: listed and counted on the facet map, as text
+    // matches are. Grouping the rows by the four facet columns sorted them all: 1.5–2.2 s at 1M
+    // products under an updatedAfter or displayOnWeb filter.
+    const sql = `SELECT json_group_array(p.seq) AS seqs FROM products p WHERE 1${filters.sql}`;
+    const { seqs } = statement(db, sql).get(bind(sql, filters.params)) as { seqs: string };
+    caughtUpFacetMap(db).count(JSON.parse(seqs) as number[], sink);
     return;
   }
   grouped(
