@@ -19,7 +19,8 @@ afterAll(async () => {
 });
 
 const expiryOf = (jwt: string) =>
-  (JSON.parse(Buffer.from(jwt.split('.')[1] as string, 'base64url').toString()) as { exp: number }).exp * 1000;
+  (JSON.parse(Buffer.from(jwt.split('.')[1] as string, 'base64url').toString()) as { exp: number }).exp *
+  1000;
 
 describe('verified-token memory of the API’s token verifier', () => {
   const verifierAt = (clock: { now: number }) =>
