@@ -72,4 +72,36 @@ describe('pnpm catalog', () => {
     expect(imported).toMatchObject({ code: 0 });
     expect(imported.stdout).toContain('imported 2 products: 2 created, 0 updated');
   });
+
+  // Lines that pass validation and fail in the store: the second takes a brand name the first
+  // created under another slug, which only writing can tell.
+  const clashingBrands =
+    '{"productCode":"A","name":"First","brandName":"Taken","brandSlug":"taken"}\n' +
+    '{"productCode":"B","name":"Second","brandName":"Taken","brandSlug":"not-taken"}\n';
+
+  it('an import into an empty catalogue that fails to write exits 1 and says nothing was imported', async () => {
+    const file = join(dir, 'clash.ndjson');
+    writeFileSync(file, clashingBrands);
+    const failed = await catalog(['import', file, '--data-dir', dir]);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('lines 1-2: batch not written');
+    expect(failed.stderr).toContain('stopped: nothing was imported');
+    expect(failed.stderr).not.toContain('are imported');
+  });
+
+  it('an import that fails after a committed batch exits 1 and says which lines are imported', async () => {
+    const first = join(dir, 'first.ndjson');
+    writeFileSync(first, '{"productCode":"Z","name":"Already there"}\n');
+    expect((await catalog(['import', first, '--data-dir', dir])).code).toBe(0);
+    // 5,000 clean lines make the first batch, then the clashing pair the second.
+    const clean = Array.from({ length: 5000 }, (_, i) =>
+      JSON.stringify({ productCode: `C${i}`, name: `Clean ${i}` }),
+    );
+    const file = join(dir, 'clash.ndjson');
+    writeFileSync(file, `${clean.join('\n')}\n${clashingBrands}`);
+    const failed = await catalog(['import', file, '--data-dir', dir]);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('lines 5001-5002: batch not written');
+    expect(failed.stderr).toContain('stopped: lines before 5001 are imported');
+  });
 });
