@@ -43,7 +43,8 @@ export function inWriteTransaction<T>(db: DatabaseSync, work: () => T): T {
 /**
  * `inWriteTransaction` for work that awaits between its statements (a load that reads its batches
  * from a file). Nothing else may write on this connection meanwhile: its statements would join the
- * transaction. Only the operator CLI's loads take it, on a connection of their own.
+ * transaction. Its callers run before the connection serves anything else: the operator CLI's
+ * loads, and the API's demo load at first start.
  */
 export async function inLongWriteTransaction<T>(db: DatabaseSync, work: () => Promise<T>): Promise<T> {
   if (db.isTransaction) throw new Error('a long write transaction cannot be nested');
