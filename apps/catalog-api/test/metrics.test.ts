@@ -60,11 +60,15 @@ describe('metrics of a running API', () => {
       before.value('http_request_duration_seconds', labels);
     expect(timed({ operation: 'searchProducts', status_class: '2xx' })).toBe(3);
     expect(timed({})).toBe(9);
-    // Every search reached the engine: text-less searches are "browse".
+    // The first search reached the engine (text-less searches are "browse"); the two repeats of the
+    // same page, with nothing written in between, were answered from the page cache.
     const searched =
       after.value('catalog_search_duration_seconds', { kind: 'browse' }) -
       before.value('catalog_search_duration_seconds', { kind: 'browse' });
-    expect(searched).toBe(3);
+    const cached =
+      after.value('catalog_search_page_cache_hits_total') -
+      before.value('catalog_search_page_cache_hits_total');
+    expect({ searched, cached }).toEqual({ searched: 1, cached: 2 });
   });
 
   it('labels no raw path, client id or query: only operationIds and fixed words', async () => {

@@ -23,6 +23,7 @@ export class CatalogMetrics {
   readonly #searchDuration: Histogram<'kind'>;
   readonly #searchTimeouts: Counter<'kind'>;
   readonly #searchIncomplete: Counter<'kind'>;
+  readonly #searchPageCacheHits: Counter;
 
   constructor(options: { readonly enabled: boolean }) {
     this.enabled = options.enabled;
@@ -56,6 +57,11 @@ export class CatalogMetrics {
       name: 'catalog_search_timeouts_total',
       help: 'Searches that ran past SEARCH_TIMEOUT_MS (answered 504 SEARCH_TIMEOUT), by query kind.',
       labelNames: ['kind'],
+      registers,
+    });
+    this.#searchPageCacheHits = new Counter({
+      name: 'catalog_search_page_cache_hits_total',
+      help: 'Product search pages answered from the page cache (SEARCH_PAGE_CACHE_MB) without a search job.',
       registers,
     });
     this.#searchIncomplete = new Counter({
@@ -109,6 +115,9 @@ export class CatalogMetrics {
           this.set(load().workers);
         },
       });
+    },
+    pageCacheHit: () => {
+      this.#searchPageCacheHits.inc();
     },
     jobSettled: ({ kind, outcome, seconds }) => {
       this.#searchDuration.observe({ kind }, seconds);

@@ -101,6 +101,7 @@ export function openSqliteCatalogStore(options: SqliteCatalogStoreOptions): Cata
         ? {
             cache: new SearchPageCache(options.searchPageCacheBytes as number),
             version: catalogueVersionReader(db),
+            onHit: () => options.searchObserver?.pageCacheHit?.(),
           }
         : null,
     ),

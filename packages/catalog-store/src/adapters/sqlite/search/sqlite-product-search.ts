@@ -21,6 +21,7 @@ export interface PageCaching {
   cache: SearchPageCache;
   /** The catalogue's snapshot version as the store's own connection sees it now. */
   version: () => string;
+  onHit?: () => void;
 }
 
 export class SqliteProductSearch implements ProductSearch {
@@ -45,7 +46,10 @@ export class SqliteProductSearch implements ProductSearch {
         return this.#pool.run({ kind: 'product-documents', job, view });
       const key = SearchPageCache.key(caching.version(), job.query, queryHash, view);
       const cached = caching.cache.get(key);
-      if (cached !== undefined) return cached;
+      if (cached !== undefined) {
+        caching.onHit?.();
+        return cached;
+      }
       const page = await this.#pool.run({ kind: 'product-documents', job, view });
       caching.cache.set(key, page);
       return page;

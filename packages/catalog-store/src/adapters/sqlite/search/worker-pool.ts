@@ -36,6 +36,8 @@ export interface SearchPoolLoad {
 export interface SearchPoolObserver {
   watchLoad?(load: () => SearchPoolLoad): void;
   jobSettled?(job: { kind: SearchKind; outcome: SearchJobOutcome; seconds: number }): void;
+  /** A search page answered from the page cache (search/page-cache.ts), without a job. */
+  pageCacheHit?(): void;
 }
 
 function kindOf(request: WorkerRequest): SearchKind {
