@@ -21,6 +21,7 @@ import {
   type ProductSearchQuery,
   type ProductView,
   REPORTED_TOTAL_CAP,
+  rewriteLatestProducts,
   seedCatalogue,
 } from '../src/index.ts';
 import { normaliseProductQuery } from '../src/search/normalise-product-query.ts';
@@ -73,13 +74,29 @@ function rotating<T>(items: readonly T[]): () => T {
   return () => items[i++ % items.length] as T;
 }
 
+/** Products written again after the load, the newest batch the incremental-sync queries ask for. */
+const LATEST_BATCH = 5000;
+
+/** Whether the catalogue has a newest batch: more than one updatedAt. */
+function hasLatestBatch(db: DatabaseSync): boolean {
+  return db.prepare('SELECT DISTINCT updated_at FROM products ORDER BY updated_at DESC LIMIT 1 OFFSET 1').get() !== undefined;
+}
+
 async function load(dir: string, products: number): Promise<{ seconds: number; reused: boolean }> {
   const path = catalogDatabasePath(dir);
   if (existsSync(path)) {
     const db = new DatabaseSync(path, { readOnly: true });
     const n = (db.prepare('SELECT count(*) AS n FROM products').get() as { n: number }).n;
+    const latest = n > 0 && hasLatestBatch(db);
     db.close();
-    if (n === products) return { seconds: Number.NaN, reused: true };
+    if (n === products) {
+      if (!latest) {
+        const store = openSqliteCatalogStore({ databasePath: path, searchWorkers: 1 });
+        await rewriteLatestProducts(store, { products, seed: SEED }, LATEST_BATCH);
+        await store.close();
+      }
+      return { seconds: Number.NaN, reused: true };
+    }
     rmSync(dir, { recursive: true, force: true });
   }
   mkdirSync(dir, { recursive: true });
@@ -98,6 +115,8 @@ async function load(dir: string, products: number): Promise<{ seconds: number; r
     },
   });
   const seconds = (performance.now() - started) / 1000;
+  // A load into an empty catalogue gives every product one updatedAt (one transaction).
+  await rewriteLatestProducts(store, { products, seed: SEED }, LATEST_BATCH);
   await store.close();
   return { seconds, reused: false };
 }
@@ -109,7 +128,7 @@ function sampleValues(path: string) {
       'SELECT product_code, erp_code, brand_name, updated_at FROM products WHERE archived = 0 AND seq % 997 = 1',
     )
     .all() as Array<{ product_code: string; erp_code: string; brand_name: string; updated_at: number }>;
-  // Seeding stamps each batch with one updatedAt: "after the second-newest stamp" is the last batch.
+  // The load wrote the newest batch again after the rest (load()): "after the second-newest stamp" is that batch.
   const recent = (
     db
       .prepare('SELECT DISTINCT updated_at FROM products ORDER BY updated_at DESC LIMIT 1 OFFSET 1')
