@@ -382,7 +382,7 @@ function syncLimitGoals(results) {
       status: verdict(throttled.value === 0),
     },
     {
-      goal: `limits on: wall time near the bound (${NEAR_BOUND.low}× to ${NEAR_BOUND.high}× requests ÷ 3.33/s)`,
+      goal: `limits on: wall time near the bound the limits impose (${NEAR_BOUND.low}× to ${NEAR_BOUND.high}×)`,
       measured: windowBinds
         ? `${measured}, ${num(requests)} requests`
         : `${measured}; ${requests === undefined ? 'the request count was not recorded' : `only ${num(requests)} requests`}, not more than the ${num(PER_IP_WINDOW)} of one per-IP window, so the window never binds and the pacing alone sets the pace (BENCH_LIMITED_PRODUCTS above 100,000 makes it bind)`,
