@@ -79,7 +79,10 @@ const LATEST_BATCH = 5000;
 
 /** Whether the catalogue has a newest batch: more than one updatedAt. */
 function hasLatestBatch(db: DatabaseSync): boolean {
-  return db.prepare('SELECT DISTINCT updated_at FROM products ORDER BY updated_at DESC LIMIT 1 OFFSET 1').get() !== undefined;
+  return (
+    db.prepare('SELECT DISTINCT updated_at FROM products ORDER BY updated_at DESC LIMIT 1 OFFSET 1').get() !==
+    undefined
+  );
 }
 
 async function load(dir: string, products: number): Promise<{ seconds: number; reused: boolean }> {
