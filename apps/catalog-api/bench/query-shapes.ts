@@ -7,6 +7,7 @@
 // interactions of two parameters (one common term sorted by category), which these pairs isolate.
 import { DatabaseSync } from 'node:sqlite';
 import { OFFSET_WINDOW, SORT_COLUMNS, SORT_ORDERS } from '@catalog/contracts';
+import { seededRandom } from '@catalog/store';
 
 /** What the generator draws from, read from the benchmark's own catalogue. */
 export interface ShapeVocabulary {
@@ -104,24 +105,13 @@ export function readShapeVocabulary(databasePath: string): ShapeVocabulary {
   }
 }
 
-/** mulberry32: the same seed gives the same queries on every machine. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The whole sync catalogue, as spec 4.4's first pass asks for it. */
 const SYNC_EPOCH = '1970-01-01T00:00:00Z';
 const DEEP_OFFSETS = [1_000, 5_000, 9_900] as const;
 
 /** A generator of queries; `next()` draws one. */
 export function queryGenerator(vocabulary: ShapeVocabulary, seed: number): () => GeneratedQuery {
+  // The catalogue generator's PRNG: the same seed gives the same queries on every machine.
   const rnd = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)] as T;
   const chance = (p: number) => rnd() < p;

@@ -18,16 +18,10 @@ import { fileURLToPath } from 'node:url';
 import { generateClientSecret, hashClientSecret, loadClientSecretPepper } from '@catalog/server-runtime';
 import { closedLoopLoad, type LoadRequest } from '@catalog/server-runtime/load';
 import { rawRequest, requestAccessToken, spawnService } from '@catalog/server-runtime/testing';
-import { openSqliteCatalogStore } from '@catalog/store';
+import { openSqliteCatalogStore, seededRandom } from '@catalog/store';
 import { prepareBenchCatalogue } from './bench-catalogue.ts';
 import { processMemory } from './process-memory.ts';
-import {
-  distinctQueries,
-  type GeneratedQuery,
-  queryGenerator,
-  readShapeVocabulary,
-  seededRandom,
-} from './query-shapes.ts';
+import { distinctQueries, type GeneratedQuery, queryGenerator, readShapeVocabulary } from './query-shapes.ts';
 import { zipfSampler } from './zipf.ts';
 
 const CONCURRENCY = 32;

@@ -68,6 +68,7 @@ export { identifierKey } from './search/identifier-key.ts';
 export { SYNC_TOKEN_TTL_MS } from './search/sync-token.ts';
 export { ensureDemoCatalogue } from './seed/ensure-demo-catalogue.ts';
 export { type CatalogueSpec, generateProductBatches } from './seed/generate-catalogue.ts';
+export { random as seededRandom } from './seed/prng.ts';
 export { rewriteLatestProducts } from './seed/rewrite-latest-products.ts';
 export {
   type SeedOptions,
