@@ -45,18 +45,18 @@ export function openDatabase(databasePath: string, options: OpenDatabaseOptions 
     // NORMAL in WAL mode never corrupts on a process crash; only the last commits can be lost on power loss.
     db.exec('PRAGMA synchronous = NORMAL');
   }
+  // 16 MiB: bounded memory at any catalogue size (issue 14: the API within 512 MB at 1M products).
+  // The writer's transactions in the servers are short; a bulk load raises it for itself
+  // (load-cache.ts).
+  db.exec('PRAGMA cache_size = -16384');
   if (readOnly) {
-    // The search workers' connections, one per worker in the API process, whose memory must stay
-    // bounded at any catalogue size (issue 14: the API within 512 MB at 1M products). Mapped pages
-    // count in the process's RSS once per connection that touched them (1 GiB each at 1M products),
-    // where read(2) leaves them to the kernel's page cache; sorts of large match sets spill to
-    // temporary files past the page cache instead of growing the heap.
-    db.exec('PRAGMA cache_size = -16384');
+    // The search workers' connections, one per worker in the API process. Mapped pages count in
+    // the process's RSS once per connection that touched them (1 GiB each at 1M products), where
+    // read(2) leaves them to the kernel's page cache; sorts of large match sets spill to temporary
+    // files past the page cache instead of growing the heap.
     db.exec('PRAGMA mmap_size = 0');
     db.exec('PRAGMA temp_store = FILE');
   } else {
-    // The writer: short transactions in the servers; a bulk load raises it for itself (load-cache.ts).
-    db.exec('PRAGMA cache_size = -16384');
     db.exec('PRAGMA mmap_size = 1073741824');
     db.exec('PRAGMA temp_store = MEMORY');
   }

@@ -62,16 +62,33 @@ export function drivenByFilter(query: NormalisedProductQuery): boolean {
   return query.brandName !== null;
 }
 
+/** A sort-index walk continued from a cursor in two seeks (text-buckets.ts, walkFromCursor). */
+export interface CursorSeeks {
+  /** The rest of the cursor's key: key equal, seq beyond. */
+  sameKey: string;
+  /** The keys beyond the cursor's. */
+  laterKeys: string;
+  /** ORDER BY of the two parts' rows (`k`, `seq`) together. */
+  order: string;
+}
+
 export interface Ordering {
   keyExpr: string;
   orderSql: (plain: boolean) => string;
   keysetSql: (plain: boolean) => string;
+  /** Null in relevance order, whose keyset is the seq alone. */
+  cursorSeeks: CursorSeeks | null;
 }
 
 /** ORDER BY and keyset condition of the query's order; `plain` hides the sort index from the planner. */
 export function ordering(query: NormalisedProductQuery): Ordering {
   if (query.orderBy === 'relevance') {
-    return { keyExpr: 'NULL', orderSql: () => 'p.seq', keysetSql: () => ' AND p.seq > :afterSeq' };
+    return {
+      keyExpr: 'NULL',
+      orderSql: () => 'p.seq',
+      keysetSql: () => ' AND p.seq > :afterSeq',
+      cursorSeeks: null,
+    };
   }
   const { column } = SORT_COLUMNS[query.orderBy];
   const dir = query.direction === 'asc' ? 'ASC' : 'DESC';
@@ -84,6 +101,11 @@ export function ordering(query: NormalisedProductQuery): Ordering {
     keyExpr: `p.${column}`,
     orderSql: (plain) => `${ref(plain)} ${dir}, ${seq(plain)} ${dir}`,
     keysetSql: (plain) => ` AND (${ref(plain)}, ${seq(plain)}) ${op} (:afterKey, :afterSeq)`,
+    cursorSeeks: {
+      sameKey: ` AND p.${column} = :afterKey AND p.seq ${op} :afterSeq`,
+      laterKeys: ` AND p.${column} ${op} :afterKey`,
+      order: `k ${dir}, seq ${dir}`,
+    },
   };
 }
 

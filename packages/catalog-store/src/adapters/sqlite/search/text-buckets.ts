@@ -4,6 +4,7 @@ import type { Params } from './bind.ts';
 import {
   allRows,
   type BucketContext,
+  type CursorSeeks,
   drivenByFilter,
   IN_TEXT_MATCHES,
   keysetParams,
@@ -106,15 +107,10 @@ function probedWalk(
  * at 1M products a full sync's pages took 33–61 ms from the middle on instead of 0.05 ms; a sort by
  * category passes over a whole category's rows. The first part is never longer than the page.
  */
-function walkFromCursor(query: BucketContext['query'], select: (position: string) => string): string {
-  const { column } = SORT_COLUMNS[query.orderBy as keyof typeof SORT_COLUMNS];
-  const beyond = query.direction === 'asc' ? '>' : '<';
-  const sameKey = select(` AND p.${column} = :afterKey AND p.seq ${beyond} :afterSeq`);
-  const laterKeys = select(` AND p.${column} ${beyond} :afterKey`);
-  const dir = query.direction === 'asc' ? 'ASC' : 'DESC';
+function walkFromCursor(seeks: CursorSeeks, select: (position: string) => string): string {
   // The compound's ORDER BY takes the key's collation from the first part's column.
-  return `SELECT seq, k FROM (${sameKey}) UNION ALL SELECT seq, k FROM (${laterKeys})
-    ORDER BY k ${dir}, seq ${dir} LIMIT :limit`;
+  return `SELECT seq, k FROM (${select(seeks.sameKey)}) UNION ALL SELECT seq, k FROM (${select(seeks.laterKeys)})
+    ORDER BY ${seeks.order} LIMIT :limit`;
 }
 
 /**
@@ -155,10 +151,8 @@ function sortedBucket(
     position: string,
   ) => `SELECT p.seq AS seq, ${order.keyExpr} AS k FROM ${source} WHERE 1${position}${conditions}
     ORDER BY ${order.orderSql(!walk)} LIMIT :limit`;
-  const sql =
-    walk && after !== null && ctx.query.orderBy !== 'relevance'
-      ? walkFromCursor(ctx.query, select)
-      : select(keyset);
+  const seeks = walk && after !== null ? order.cursorSeeks : null;
+  const sql = seeks === null ? select(keyset) : walkFromCursor(seeks, select);
   const params = { ...ctx.filters.params, ...keysetParams(after), ...listed, excluded: ctx.excluded, limit };
   return allRows(ctx.db, sql, match === null ? params : { ...params, match });
 }
