@@ -243,6 +243,10 @@ const MIX_MIN_QUERIES = 1_000;
 const AUTH_MAX_COST = 2;
 const API_RSS_MB = 512;
 
+/** The authenticated route's throughput against /health's (its name carries the route). */
+const authenticatedThroughput = (results) =>
+  results.figures.find((f) => f.group === AUTH_GROUP && f.name.startsWith('throughput'));
+
 /** A goal stated at 1M products: evaluated only when the run had them. */
 function atGoalSize(results, goal, evaluate) {
   const products = Number(results.parameters.products ?? 0);
@@ -265,9 +269,7 @@ function apiGoals(results) {
   const slowestClass = results.shapeClasses?.[0];
   const slowest = results.slowestQuery;
   const mix = find(results, 'throughput', MIX_GROUP);
-  const authenticated = results.figures.find(
-    (f) => f.group === AUTH_GROUP && f.name.startsWith('throughput'),
-  );
+  const authenticated = authenticatedThroughput(results);
   const peak = find(results, 'peak RSS while serving the mix', MEMORY_GROUP);
   const mixQueries = Number(results.parameters.mixQueries ?? 0);
   return [
@@ -441,9 +443,7 @@ function summaryRows(part, results) {
       if (shapes !== undefined) rows.push(row(shapes, goalText(goals[2])));
       const mix = find(results, 'throughput', MIX_GROUP);
       if (mix !== undefined) rows.push(row(mix, goalText(goals[3])));
-      const authenticated = results.figures.find(
-        (f) => f.group === AUTH_GROUP && f.name.startsWith('throughput'),
-      );
+      const authenticated = authenticatedThroughput(results);
       if (authenticated !== undefined) rows.push(row(authenticated, goalText(goals[4])));
       const peak = find(results, 'peak RSS while serving the mix', MEMORY_GROUP);
       if (peak !== undefined) rows.push(row(peak, goalText(goals[5])));

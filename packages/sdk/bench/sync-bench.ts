@@ -42,6 +42,7 @@ function memoryCheckpoints() {
 
 /** The default limits of spec 8 the limited pass runs under. */
 const LIMITS = { rps: 50, burst: 100, windowLimit: 1000, windowSeconds: 300 };
+const LIMITS_TEXT = `${LIMITS.rps} req/s, burst ${LIMITS.burst}, ${LIMITS.windowLimit} per ${LIMITS.windowSeconds / 60} min per IP`;
 
 /**
  * The bound the limits impose on `requests` requests: the time of the last one when each is sent as
@@ -266,12 +267,14 @@ if (process.env.BENCH_SKIP_UNLIMITED !== '1') {
 }
 
 if (!skipLimited) {
-  out(
-    `sync bench: ${limitedProducts} products, default limits on (50 req/s, burst 100, 1000 per 5 min per IP), default pacing`,
-  );
+  out(`sync bench: ${limitedProducts} products, default limits on (${LIMITS_TEXT}), default pacing`);
   stack = await startStack({
     demoProducts: limitedProducts,
-    env: { RATE_LIMIT_RPS: '50', RATE_LIMIT_BURST: '100', RATE_LIMIT_IP_PER_5MIN: '1000' },
+    env: {
+      RATE_LIMIT_RPS: String(LIMITS.rps),
+      RATE_LIMIT_BURST: String(LIMITS.burst),
+      RATE_LIMIT_IP_PER_5MIN: String(LIMITS.windowLimit),
+    },
   });
   try {
     const pass = await fullPass(stack, true);
@@ -315,7 +318,7 @@ writeFileSync(
         limitedProducts,
         limitsOff: process.env.BENCH_SKIP_UNLIMITED !== '1',
         limitsOn: !skipLimited,
-        limits: '50 req/s, burst 100, 1000 per 5 min per IP',
+        limits: LIMITS_TEXT,
       },
       figures,
       notes: [
