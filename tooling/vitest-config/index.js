@@ -4,10 +4,14 @@
 // The packages' tests read two variables, here and nowhere else (tests get them through `inject`):
 //   TEST_HEAVY=1     the long version of the property and load tests (many more runs, bigger budgets; not for CI)
 //   TEST_SEED=<int>  the seed of every property test (each prints the seed it ran with, so a failure replays)
+//   TEST_DATABASE_URL  the PostgreSQL server the PostgreSQL adapter's tests create their database on
 import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 const conditions = ['source', ...defaultServerConditions];
+
+/** The server the project's machines run (decisions.md, Scale-out). */
+export const DEFAULT_TEST_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /** The test settings read from the environment once, for `inject('testSettings')`. */
 // biome-ignore lint/style/noProcessEnv: this module is the packages' test configuration.
@@ -21,7 +25,10 @@ export function readTestSettings(env = process.env) {
     if (!Number.isSafeInteger(seed))
       throw new Error(`TEST_SEED must be a whole number, not "${env.TEST_SEED}"`);
   }
-  return Object.freeze({ heavy, seed });
+  const databaseUrl = env.TEST_DATABASE_URL || DEFAULT_TEST_DATABASE_URL;
+  if (!/^postgres(ql)?:\/\//.test(databaseUrl))
+    throw new Error(`TEST_DATABASE_URL must be a postgres:// URL, not "${databaseUrl}"`);
+  return Object.freeze({ heavy, seed, databaseUrl });
 }
 
 /** @param {import('vitest/config').UserConfig['test']} [test] */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loadClientSecretPepper, ShutdownState } from '@catalog/server-runtime';
-import { catalogDatabasePath, openSqliteCatalogStore } from '@catalog/store';
+import { openRecordStore, storageLocation } from '@catalog/store';
 import type { Logger } from 'pino';
 import { LoginLockout } from './accounts/login-lockout.ts';
 import { memoryRateLimiters } from './adapters/memory-rate-limiters.ts';
@@ -64,7 +64,7 @@ export async function buildAuthServer({
     override: config.clientSecretPepper,
   });
   let keys = await ensureSigningKeys(config.dataDir);
-  const store = openSqliteCatalogStore({ databasePath: catalogDatabasePath(config.dataDir) });
+  const store = await openRecordStore(storageLocation(config));
   const clients = new StoreIssuableClients(store.clients);
   const accounts = new StoreAdminAccounts(store.adminUsers);
   const holder = new ProviderHolder();

@@ -1,5 +1,10 @@
-import { exitOnStartupError, loadClientSecretPepper, startHttpService } from '@catalog/server-runtime';
-import { catalogDatabasePath, ensureDemoCatalogue, openSqliteCatalogStore } from '@catalog/store';
+import {
+  exitOnStartupError,
+  loadClientSecretPepper,
+  loadSyncTokenSecret,
+  startHttpService,
+} from '@catalog/server-runtime';
+import { ensureDemoCatalogue, openCatalogStore, storageLocation } from '@catalog/store';
 import { createApp } from './app.ts';
 import { createTokenVerifier } from './auth/token-verifier.ts';
 import { loadCatalogApiConfig } from './config/config.ts';
@@ -14,11 +19,17 @@ try {
     portVariable: 'CATALOG_API_PORT',
     build: async (logger, shutdown) => {
       const metrics = new CatalogMetrics({ enabled: config.metrics.enabled });
-      const store = openSqliteCatalogStore({
-        databasePath: catalogDatabasePath(config.dataDir),
+      const store = await openCatalogStore({
+        location: storageLocation(config),
         searchTimeoutMs: config.searchTimeoutMs,
         searchObserver: metrics.searchObserver,
         searchPageCacheBytes: config.searchPageCacheBytes,
+        syncTokenSecret: await loadSyncTokenSecret({
+          dataDir: config.dataDir,
+          override: config.syncTokenSecret,
+        }),
+        onReplicaError: (error) =>
+          logger.warn({ err: error }, 'the search replica could not follow the change feed; retrying'),
       });
       if (config.demoCatalogueProducts > 0) {
         const seeded = await ensureDemoCatalogue(store, { products: config.demoCatalogueProducts });

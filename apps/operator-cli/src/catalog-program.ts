@@ -1,8 +1,9 @@
 import { Command, InvalidArgumentError } from 'commander';
+import { runCopy } from './commands/copy.ts';
 import { runImport } from './commands/import.ts';
 import { runMigrate } from './commands/migrate.ts';
 import { runSeed } from './commands/seed.ts';
-import { resolveDataDir } from './config/data-dir.ts';
+import { resolveStorage } from './config/storage.ts';
 import type { Output } from './output.ts';
 
 function positiveInteger(value: string): number {
@@ -11,7 +12,8 @@ function positiveInteger(value: string): number {
   return n;
 }
 
-const DATA_DIR_HELP = 'data directory (default: $DATA_DIR or ./data)';
+const DATA_DIR_HELP =
+  'data directory (default: $DATA_DIR or ./data); DATABASE_URL=postgres://… works on PostgreSQL instead';
 
 /** `pnpm catalog …`. Each action resolves to the process exit code. */
 export function catalogProgram(output: Output, exit: (code: number) => void): Command {
@@ -24,7 +26,7 @@ export function catalogProgram(output: Output, exit: (code: number) => void): Co
     .description('apply pending schema migrations')
     .option('--data-dir <dir>', DATA_DIR_HELP)
     .action(async (options: { dataDir?: string }) => {
-      await runMigrate(resolveDataDir(options.dataDir), output);
+      await runMigrate(resolveStorage(options.dataDir), output);
       exit(0);
     });
   program
@@ -35,7 +37,7 @@ export function catalogProgram(output: Output, exit: (code: number) => void): Co
     .option('--data-dir <dir>', DATA_DIR_HELP)
     .action(async (options: { products: number; seed: string; dataDir?: string }) => {
       await runSeed(
-        { dataDir: resolveDataDir(options.dataDir), products: options.products, seed: options.seed },
+        { location: resolveStorage(options.dataDir), products: options.products, seed: options.seed },
         output,
       );
       exit(0);
@@ -46,7 +48,17 @@ export function catalogProgram(output: Output, exit: (code: number) => void): Co
     .argument('<file>', 'NDJSON file, one product per line')
     .option('--data-dir <dir>', DATA_DIR_HELP)
     .action(async (file: string, options: { dataDir?: string }) => {
-      exit((await runImport(file, resolveDataDir(options.dataDir), output)) ? 0 : 1);
+      exit((await runImport(file, resolveStorage(options.dataDir), output)) ? 0 : 1);
+    });
+  program
+    .command('copy')
+    .description(
+      'copy the whole catalogue of an embedded deployment into an empty PostgreSQL database, in one transaction, verified',
+    )
+    .requiredOption('--from <source>', 'sqlite:PATH, a catalog.sqlite file or the data directory holding it')
+    .option('--to <url>', 'the target, postgres://user:password@host:port/database (default: $DATABASE_URL)')
+    .action(async (options: { from: string; to?: string }) => {
+      exit((await runCopy({ from: options.from, to: options.to }, output)) ? 0 : 1);
     });
   return program;
 }

@@ -1,5 +1,11 @@
 import { mkdirSync } from 'node:fs';
-import { type CatalogStore, catalogDatabasePath, openSqliteCatalogStore } from '@catalog/store';
+import {
+  catalogDatabasePath,
+  type LoadTarget,
+  openPostgresRecordStore,
+  openSqliteCatalogStore,
+  type StorageLocation,
+} from '@catalog/store';
 import { UsageError } from './usage-error.ts';
 
 export function ensureDataDir(dataDir: string): void {
@@ -10,8 +16,22 @@ export function ensureDataDir(dataDir: string): void {
   }
 }
 
-/** Opens the catalogue of `dataDir`, creating and migrating it on first use. */
-export function openCatalog(dataDir: string): CatalogStore {
-  ensureDataDir(dataDir);
-  return openSqliteCatalogStore({ databasePath: catalogDatabasePath(dataDir), searchWorkers: 1 });
+/**
+ * Opens the catalogue, creating and migrating it on first use. On PostgreSQL there is no search
+ * index here to compact: each API instance's replica applies the load from the change feed.
+ */
+export async function openCatalog(location: StorageLocation): Promise<LoadTarget> {
+  if (location.engine === 'postgres') {
+    const records = await openPostgresRecordStore({ url: location.url, maxConnections: 2 });
+    return { ...records, compactSearchIndex: async () => undefined };
+  }
+  ensureDataDir(location.dataDir);
+  return openSqliteCatalogStore({ databasePath: catalogDatabasePath(location.dataDir), searchWorkers: 1 });
+}
+
+/** Where the catalogue is, for messages. The PostgreSQL URL is not shown: it may carry a password. */
+export function describeLocation(location: StorageLocation): string {
+  if (location.engine === 'sqlite') return catalogDatabasePath(location.dataDir);
+  const url = new URL(location.url);
+  return `PostgreSQL ${url.hostname}:${url.port || '5432'}${url.pathname}`;
 }

@@ -1,7 +1,12 @@
+export { SchemaTooNewError } from './adapters/migration.ts';
+export { migratePostgresDatabase, type PostgresMigrationReport } from './adapters/postgres/migrate.ts';
+export {
+  openPostgresRecordStore,
+  type PostgresRecordStoreOptions,
+} from './adapters/postgres/open-postgres-record-store.ts';
 export { checkDatabaseIntegrity, type IntegrityReport } from './adapters/sqlite/check-integrity.ts';
 export { catalogDatabasePath, DATABASE_FILE_NAME } from './adapters/sqlite/database-path.ts';
 export type { MigrationReport } from './adapters/sqlite/migrate.ts';
-export { SchemaTooNewError } from './adapters/sqlite/migrate.ts';
 export { type DatabaseUpgradeReport, migrateDatabase } from './adapters/sqlite/migrate-database.ts';
 export {
   DEFAULT_SEARCH_TIMEOUT_MS,
@@ -14,6 +19,14 @@ export type {
   SearchPoolLoad,
   SearchPoolObserver,
 } from './adapters/sqlite/search/worker-pool.ts';
+export { CopyRefusedError } from './copy/copy-refused-error.ts';
+export {
+  type CopyProgress,
+  type CopyReport,
+  type CopySqliteToPostgresOptions,
+  copySqliteToPostgres,
+} from './copy/copy-sqlite-to-postgres.ts';
+export type { TableRows } from './copy/verify-copy.ts';
 export { ClientRevokedError, NotFoundError, ValidationError } from './errors/request-errors.ts';
 export {
   IdentifierLookupIncompleteError,
@@ -37,6 +50,8 @@ export { DISABLED_PASSWORD_MARK, isAdminUserDisabled } from './model/admin-user.
 export type * from './model/audit-event.ts';
 export { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from './model/audit-event.ts';
 export type * from './model/brand.ts';
+export type * from './model/change.ts';
+export { CHANGE_ENTITIES } from './model/change.ts';
 export { externalProductJson, type ProductView, projectProduct } from './model/external-product.ts';
 export type * from './model/m2m-client.ts';
 export { CLIENT_SCOPES, isClientUsable } from './model/m2m-client.ts';
@@ -55,11 +70,20 @@ export {
 export { displayOnWebFor } from './model/visibility.ts';
 export type * from './model/web-channel.ts';
 export { WEB_CHANNEL_SLUG_PATTERN } from './model/web-channel.ts';
+export {
+  type OpenCatalogStoreOptions,
+  openCatalogStore,
+  openRecordStore,
+  SEARCH_REPLICA_FILE_NAME,
+  type StorageLocation,
+  storageLocation,
+} from './open-catalog-store.ts';
 export type * from './ports/admin-user-store.ts';
 export type * from './ports/audit-log.ts';
 export type * from './ports/brand-search.ts';
 export type * from './ports/brand-store.ts';
 export type * from './ports/catalog-store.ts';
+export type * from './ports/change-feed.ts';
 export type * from './ports/client-store.ts';
 export type * from './ports/product-search.ts';
 export type * from './ports/product-store.ts';

@@ -3,6 +3,7 @@ export {
   booleanFlag,
   type CommonServerEnv,
   commonServerEnv,
+  databaseUrl,
   httpsUrl,
   portSchema,
   type TransportConfig,
@@ -33,6 +34,8 @@ export { requireForwardedHttps } from './koa/require-forwarded-https.ts';
 export { securityHeaders } from './koa/security-headers.ts';
 export { createLogger } from './logging/logger.ts';
 export * from './metrics/index.ts';
+export { DataDirSecretError } from './secrets/data-dir-secret.ts';
+export { loadSyncTokenSecret, syncTokenSecretEnv, syncTokenSecretFile } from './secrets/sync-token-secret.ts';
 export {
   type ServiceParts,
   type ServiceSettings,

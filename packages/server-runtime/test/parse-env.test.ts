@@ -8,6 +8,7 @@ import {
   loadServiceSettings,
   parseEnv,
   portSchema,
+  syncTokenSecretEnv,
   transportFrom,
 } from '../src/index.ts';
 
@@ -75,6 +76,30 @@ describe('configuration is validated once at start-up', () => {
     expect(message).not.toContain('Zq9');
     // Other variables still quote what was found.
     expect(message).toMatch(/TRUST_PROXY.*"yes"/);
+  });
+
+  it('takes DATABASE_URL only as a postgres:// URL with a host, and never prints it (it may hold a password)', () => {
+    const url = 'postgres://catalog:s3cret-Pw@db.internal:5432/catalog';
+    expect(parseEnv('test', schema, { DATABASE_URL: url }).DATABASE_URL).toBe(url);
+    expect(parseEnv('test', schema, { DATABASE_URL: 'postgresql://db/catalog' }).DATABASE_URL).toBe(
+      'postgresql://db/catalog',
+    );
+    expect(parseEnv('test', schema, {}).DATABASE_URL).toBeUndefined();
+    for (const wrong of ['mysql://catalog:s3cret-Pw@db/catalog', 'postgres://', 'catalog:s3cret-Pw@db']) {
+      const message = problemsOf(() => parseEnv('test', schema, { DATABASE_URL: wrong }));
+      expect(message).toMatch(/DATABASE_URL: must be a postgres:\/\/.*value not shown/);
+      expect(message).not.toContain('s3cret');
+    }
+  });
+
+  it('takes SYNC_TOKEN_SECRET of 32 characters or more, and never prints a shorter one', () => {
+    const env = schema.and(syncTokenSecretEnv);
+    expect(parseEnv('test', env, { SYNC_TOKEN_SECRET: 'k'.repeat(32) }).SYNC_TOKEN_SECRET).toBe(
+      'k'.repeat(32),
+    );
+    const message = problemsOf(() => parseEnv('test', env, { SYNC_TOKEN_SECRET: 'short-key-Xw7' }));
+    expect(message).toMatch(/SYNC_TOKEN_SECRET: must be at least 32 characters.*value not shown/);
+    expect(message).not.toContain('Xw7');
   });
 
   it('sets connection time-outs from the environment, with defaults', () => {

@@ -5,6 +5,7 @@ import {
   loadServiceSettings,
   portSchema,
   type ServiceSettingsWithData,
+  syncTokenSecretEnv,
 } from '@catalog/server-runtime';
 import { z } from 'zod';
 
@@ -15,7 +16,7 @@ const nonNegativeInt = (fallback: number) =>
     .min(0, 'must be 0 (off) or more')
     .default(fallback);
 
-const catalogApiOwnEnv = clientSecretPepperEnv.extend({
+const catalogApiOwnEnv = clientSecretPepperEnv.extend(syncTokenSecretEnv.shape).extend({
   AUTH_SERVER_PORT: portSchema('AUTH_SERVER_PORT', 4000),
   PUBLIC_AUTH_URL: httpsUrl.optional(),
   AUTH_JWKS_URL: httpsUrl.optional(),
@@ -61,6 +62,8 @@ export interface CatalogApiConfig extends ServiceSettingsWithData {
   readonly tokens: TokenTrustConfig;
   readonly rateLimits: RateLimitConfig;
   readonly clientSecretPepper: string | undefined;
+  /** SYNC_TOKEN_SECRET; unset, the key kept in DATA_DIR. */
+  readonly syncTokenSecret: string | undefined;
   /** How often batched usage counts are written to the store. */
   readonly usageFlushMs: number;
   /** Products generated into an empty catalogue at first start; 0 starts empty. */
@@ -105,6 +108,7 @@ export function loadCatalogApiConfig(
       ipWindowMs: extra.RATE_LIMIT_IP_WINDOW_SECONDS * 1000,
     }),
     clientSecretPepper: extra.CLIENT_SECRET_PEPPER,
+    syncTokenSecret: extra.SYNC_TOKEN_SECRET,
     usageFlushMs: extra.USAGE_FLUSH_MS,
     demoCatalogueProducts: extra.DEMO_CATALOGUE_PRODUCTS,
     searchTimeoutMs: extra.SEARCH_TIMEOUT_MS,

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { importProducts } from '@catalog/store';
+import { importProducts, type StorageLocation } from '@catalog/store';
 import { openCatalog } from '../open-catalog.ts';
 import { OPERATOR_AUDIT } from '../operator-audit.ts';
 import type { Output } from '../output.ts';
@@ -7,9 +7,9 @@ import { progressBar } from '../progress-bar.ts';
 import { UsageError } from '../usage-error.ts';
 
 /** Returns whether everything was imported. */
-export async function runImport(file: string, dataDir: string, output: Output): Promise<boolean> {
+export async function runImport(file: string, location: StorageLocation, output: Output): Promise<boolean> {
   if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
-  const store = openCatalog(dataDir);
+  const store = await openCatalog(location);
   const bar = progressBar(output, 'import');
   let lastPhase = '';
   try {

@@ -1,13 +1,18 @@
-import { catalogDatabasePath, type DatabaseUpgradeReport, migrateDatabase } from '@catalog/store';
-import { ensureDataDir, openCatalog } from '../open-catalog.ts';
+import {
+  type DatabaseUpgradeReport,
+  migrateDatabase,
+  migratePostgresDatabase,
+  type StorageLocation,
+} from '@catalog/store';
+import { describeLocation, ensureDataDir, openCatalog } from '../open-catalog.ts';
 import { OPERATOR_AUDIT } from '../operator-audit.ts';
 import type { Output } from '../output.ts';
 
 /** Recorded only when migrations ran: a migrate that found nothing to do changed nothing. */
-async function recordMigration(dataDir: string, report: DatabaseUpgradeReport): Promise<void> {
+async function recordMigration(location: StorageLocation, report: DatabaseUpgradeReport): Promise<void> {
   if (report.applied.length === 0) return;
   // Opened after migrating: the trail's table may be one of the migrations just applied.
-  const store = openCatalog(dataDir);
+  const store = await openCatalog(location);
   try {
     await store.audit.append({
       ...OPERATOR_AUDIT,
@@ -24,14 +29,22 @@ async function recordMigration(dataDir: string, report: DatabaseUpgradeReport): 
   }
 }
 
-export async function runMigrate(dataDir: string, output: Output): Promise<void> {
-  ensureDataDir(dataDir);
-  const path = catalogDatabasePath(dataDir);
-  const report = migrateDatabase(path);
-  await recordMigration(dataDir, report);
+async function upgrade(location: StorageLocation): Promise<DatabaseUpgradeReport> {
+  if (location.engine === 'postgres') {
+    // Search documents belong to each API instance's replica, which builds its own.
+    return { ...(await migratePostgresDatabase(location.url)), searchDocumentsWritten: 0 };
+  }
+  ensureDataDir(location.dataDir);
+  return migrateDatabase(describeLocation(location));
+}
+
+export async function runMigrate(location: StorageLocation, output: Output): Promise<void> {
+  const report = await upgrade(location);
+  await recordMigration(location, report);
+  const where = describeLocation(location);
   if (report.applied.length === 0)
-    output.out(`${path}: schema at version ${report.toVersion}, nothing to do`);
-  else output.out(`${path}: applied ${report.applied.join(', ')} (now at version ${report.toVersion})`);
+    output.out(`${where}: schema at version ${report.toVersion}, nothing to do`);
+  else output.out(`${where}: applied ${report.applied.join(', ')} (now at version ${report.toVersion})`);
   if (report.searchDocumentsWritten > 0)
-    output.out(`${path}: wrote the stored search documents of ${report.searchDocumentsWritten} products`);
+    output.out(`${where}: wrote the stored search documents of ${report.searchDocumentsWritten} products`);
 }

@@ -1,17 +1,17 @@
-import { seedCatalogue } from '@catalog/store';
+import { type StorageLocation, seedCatalogue } from '@catalog/store';
 import { openCatalog } from '../open-catalog.ts';
 import { OPERATOR_AUDIT } from '../operator-audit.ts';
 import type { Output } from '../output.ts';
 import { progressBar } from '../progress-bar.ts';
 
 export interface SeedCommandOptions {
-  dataDir: string;
+  location: StorageLocation;
   products: number;
   seed: string;
 }
 
 export async function runSeed(options: SeedCommandOptions, output: Output): Promise<void> {
-  const store = openCatalog(options.dataDir);
+  const store = await openCatalog(options.location);
   const bar = progressBar(output, 'seed');
   const started = performance.now();
   try {

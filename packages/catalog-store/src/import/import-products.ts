@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { AuditContext } from '../model/audit-event.ts';
 import type { ProductInput } from '../model/product.ts';
-import type { CatalogStore } from '../ports/catalog-store.ts';
+import type { LoadTarget } from '../ports/catalog-store.ts';
 import type { Problem } from '../validation/problem.ts';
 import { checkProductInput } from '../validation/product-input.ts';
 import { ndjsonLines } from './ndjson-lines.ts';
@@ -71,7 +71,7 @@ function parseLine(text: string): { value?: unknown; problem?: Problem } {
 
 /** First pass: every record checked against the admin model and the registered channels. */
 async function validateFile(
-  store: CatalogStore,
+  store: LoadTarget,
   filePath: string,
   totalBytes: number,
   options: ImportOptions,
@@ -103,7 +103,7 @@ async function validateFile(
  * compacts the search index. Records are upserted by id, so a re-run after a failed batch is safe.
  */
 export async function importProducts(
-  store: CatalogStore,
+  store: LoadTarget,
   filePath: string,
   options: ImportOptions = {},
 ): Promise<ImportReport> {

@@ -1,4 +1,4 @@
-import type { CatalogStore } from '../ports/catalog-store.ts';
+import type { RecordStore } from '../ports/catalog-store.ts';
 import { brandCount, type CatalogueSpec, generateProduct } from './generate-catalogue.ts';
 import { seedNumber } from './prng.ts';
 
@@ -9,7 +9,7 @@ import { seedNumber } from './prng.ts';
  * benchmarks' incremental-sync queries ("updated after the previous run") need a newest batch.
  */
 export async function rewriteLatestProducts(
-  store: CatalogStore,
+  store: RecordStore,
   spec: CatalogueSpec,
   count: number,
 ): Promise<void> {

@@ -1,4 +1,4 @@
-import type { CatalogStore } from '../ports/catalog-store.ts';
+import type { LoadTarget } from '../ports/catalog-store.ts';
 import { type CatalogueSpec, DEMO_WEB_CHANNELS, generateProductBatches } from './generate-catalogue.ts';
 
 export interface SeedProgress {
@@ -16,7 +16,7 @@ export interface SeedReport {
   updated: number;
 }
 
-async function ensureChannels(store: CatalogStore): Promise<void> {
+async function ensureChannels(store: LoadTarget): Promise<void> {
   for (const channel of DEMO_WEB_CHANNELS) {
     if ((await store.webChannels.get(channel.slug)) === undefined) await store.webChannels.create(channel);
   }
@@ -31,7 +31,7 @@ const DEFAULT_BATCH = 10_000;
  * search index. Ids are derived from the seed, so running it again updates the same products instead of
  * adding new ones.
  */
-export async function seedCatalogue(store: CatalogStore, options: SeedOptions): Promise<SeedReport> {
+export async function seedCatalogue(store: LoadTarget, options: SeedOptions): Promise<SeedReport> {
   await ensureChannels(store);
   let written = 0;
   const report = await store.products.bulkLoadAll(

@@ -10,7 +10,7 @@ import {
   ValidationError,
 } from '../../src/index.ts';
 import { aProduct } from '../support/products.ts';
-import type { StoreFactory, StoreHandle } from '../support/store-factory.ts';
+import type { RecordStoreFactory, RecordStoreHandle } from '../support/store-factory.ts';
 
 const ADA: AuditContext = {
   actor: { kind: 'admin', userId: 'u-ada', email: 'Ada@Example.com' },
@@ -50,9 +50,9 @@ function signIn(context: AuditContext, targetId = 'u-ada'): NewAuditEvent {
   return { ...context, action: 'admin.sign-in', target: { type: 'admin-user', id: targetId } };
 }
 
-export function auditLogContract(factory: StoreFactory): void {
+export function auditLogContract(factory: RecordStoreFactory): void {
   describe('AuditLog', () => {
-    let handle: StoreHandle;
+    let handle: RecordStoreHandle;
     beforeEach(async () => {
       handle = await factory();
     });

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NotFoundError, ValidationError } from '../../src/index.ts';
 import { aProduct } from '../support/products.ts';
-import type { StoreFactory, StoreHandle } from '../support/store-factory.ts';
+import type { RecordStoreFactory, RecordStoreHandle } from '../support/store-factory.ts';
 
-export function brandStoreContract(factory: StoreFactory): void {
+export function brandStoreContract(factory: RecordStoreFactory): void {
   describe('BrandStore', () => {
-    let handle: StoreHandle;
+    let handle: RecordStoreHandle;
     beforeEach(async () => {
       handle = await factory();
     });

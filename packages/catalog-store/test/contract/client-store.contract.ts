@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ClientRevokedError, type NewClient, NotFoundError, ValidationError } from '../../src/index.ts';
-import type { StoreFactory, StoreHandle } from '../support/store-factory.ts';
+import type { RecordStoreFactory, RecordStoreHandle } from '../support/store-factory.ts';
 
 let serial = 0;
 function aClient(overrides: Partial<NewClient> = {}): NewClient {
@@ -17,9 +17,9 @@ function aClient(overrides: Partial<NewClient> = {}): NewClient {
   };
 }
 
-export function clientStoreContract(factory: StoreFactory): void {
+export function clientStoreContract(factory: RecordStoreFactory): void {
   describe('ClientStore', () => {
-    let handle: StoreHandle;
+    let handle: RecordStoreHandle;
     beforeEach(async () => {
       handle = await factory();
       await handle.store.webChannels.create({ slug: 'trade-portal' });

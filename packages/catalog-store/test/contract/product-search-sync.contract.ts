@@ -1,8 +1,45 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProductInput, ProductSearchQuery } from '../../src/index.ts';
 import { aProduct } from '../support/products.ts';
 import type { StoreFactory, StoreHandle } from '../support/store-factory.ts';
 import { walk } from './product-search.contract.ts';
+
+const PRODUCT_UPDATER = fileURLToPath(new URL('../fixtures/product-updater.ts', import.meta.url));
+
+/** Starts an updater process and resolves, with its exit, once it has made its first write. */
+async function startUpdater(
+  handle: StoreHandle,
+  writer: number,
+  ids: readonly string[],
+): Promise<{ exited: Promise<unknown> }> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--conditions=source',
+      PRODUCT_UPDATER,
+      JSON.stringify(handle.location),
+      String(writer),
+      JSON.stringify(ids),
+      '40',
+      '15',
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const exited = once(child, 'exit').then(([code]) => {
+    if (code !== 0) throw new Error(`updater ${writer} exited with ${code}`);
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('started')) resolve();
+    });
+    exited.then(() => reject(new Error(`updater ${writer} ended before its first write`)), reject);
+  });
+  return { exited };
+}
 
 async function insertMany(
   handle: StoreHandle,
@@ -50,6 +87,37 @@ export function productSearchSyncContract(factory: StoreFactory): void {
       const missedUpdates = [...updated].filter(([id, name]) => !seen.get(id)?.includes(name));
       expect(updated.size).toBeGreaterThan(10);
       expect(missedUpdates).toEqual([]);
+    });
+
+    it('a sync walk loses no product updated during the walk by two other writer processes', async () => {
+      const inputs = Array.from({ length: 150 }, () => aProduct());
+      await handle.store.products.upsertMany(inputs);
+      const ids = inputs.map((input) => input.id as string);
+      const updaters = await Promise.all([1, 2].map((writer) => startUpdater(handle, writer, ids)));
+      const query: ProductSearchQuery = { updatedAfter: '1970-01-01T00:00:00Z', size: 5 };
+      const seen = new Map<string, Set<string>>();
+      const walkStarted = Date.now();
+      let lastPageAt = Date.now();
+      let page = await handle.store.productSearch.search(query);
+      for (let guard = 0; guard < 1000; guard += 1) {
+        for (const p of page.products) seen.set(p.id, (seen.get(p.id) ?? new Set()).add(p.name));
+        if (page.syncToken === null) break;
+        await sleep(20);
+        lastPageAt = Date.now();
+        page = await handle.store.productSearch.search({ ...query, syncToken: page.syncToken });
+      }
+      await Promise.all(updaters.map((updater) => updater.exited));
+      expect(new Set(seen.keys())).toEqual(new Set(ids));
+      // A write is stamped when its transaction starts: one stamped a second before the last page
+      // was asked for had committed by then, however loaded the machine.
+      const settled = (await handle.store.products.getMany(ids)).filter(
+        (record) => Date.parse(record.updatedAt) < lastPageAt - 1000,
+      );
+      const updatedDuringWalk = settled.filter((record) => Date.parse(record.updatedAt) > walkStarted);
+      expect(updatedDuringWalk.length).toBeGreaterThan(0);
+      expect(
+        settled.filter((record) => !seen.get(record.id)?.has(record.name)).map((record) => record.id),
+      ).toEqual([]);
     });
 
     it('whole-catalogue aggregations follow creates, archives, edits and brand renames', async () => {

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NotFoundError, type ProductInput, ValidationError } from '../../src/index.ts';
 import { aProduct } from '../support/products.ts';
-import type { StoreFactory, StoreHandle } from '../support/store-factory.ts';
+import type { RecordStoreFactory, RecordStoreHandle } from '../support/store-factory.ts';
 
-export function productStoreContract(factory: StoreFactory): void {
+export function productStoreContract(factory: RecordStoreFactory): void {
   describe('ProductStore', () => {
-    let handle: StoreHandle;
+    let handle: RecordStoreHandle;
     beforeEach(async () => {
       handle = await factory();
       await handle.store.webChannels.create({ slug: 'main-site', name: 'Main site' });

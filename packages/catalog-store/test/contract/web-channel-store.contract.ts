@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/index.ts';
-import type { StoreFactory, StoreHandle } from '../support/store-factory.ts';
+import type { RecordStoreFactory, RecordStoreHandle } from '../support/store-factory.ts';
 
-export function webChannelStoreContract(factory: StoreFactory): void {
+export function webChannelStoreContract(factory: RecordStoreFactory): void {
   describe('WebChannelStore', () => {
-    let handle: StoreHandle;
+    let handle: RecordStoreHandle;
     beforeEach(async () => {
       handle = await factory();
     });

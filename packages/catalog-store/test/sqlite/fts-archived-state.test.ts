@@ -103,7 +103,12 @@ describe('archived state in the product full-text index', () => {
       searchWorkers: 1,
       searchTimeoutMs: TEST_SEARCH_TIMEOUT_MS,
     });
-    handle = { store, databasePath: path, dir, dispose: async () => store.close() };
+    handle = {
+      store,
+      databasePath: path,
+      dir,
+      location: { engine: 'sqlite', databasePath: path },
+      dispose: async () => store.close() };
     expect(await store.productSearch.search({ q: 'flange', size: 1 })).toMatchObject({ total: 3 });
     expect(await store.productSearch.search({ q: 'flange', size: 1, includeArchived: true })).toMatchObject({
       total: 4,

@@ -39,6 +39,7 @@ export async function sqliteStore(
     store,
     databasePath,
     dir,
+    location: { engine: 'sqlite', databasePath },
     dispose: async () => {
       await handle.store.close();
       rmSync(dir, { recursive: true, force: true });

@@ -1,9 +1,22 @@
-import type { CatalogStore } from '../../src/index.ts';
+import type { CatalogStore, RecordStore } from '../../src/index.ts';
 
-/** A fresh, empty, migrated store per call; `dispose` closes it and removes its files. */
-export interface StoreHandle {
-  store: CatalogStore;
+/** Where a handle's store lives, for a child process to open the same store (fixtures/open-store.ts). */
+export type StoreLocation =
+  | { engine: 'sqlite'; databasePath: string }
+  | { engine: 'postgres'; url: string; schema: string };
+
+/** A fresh, empty, migrated record store per call; `dispose` closes it and removes what it made. */
+export interface RecordStoreHandle {
+  store: RecordStore;
+  location: StoreLocation;
   dispose(): Promise<void>;
+}
+
+export type RecordStoreFactory = () => Promise<RecordStoreHandle>;
+
+/** The same with the search engine: the embedded engine's whole CatalogStore. */
+export interface StoreHandle extends RecordStoreHandle {
+  store: CatalogStore;
 }
 
 export type StoreFactory = () => Promise<StoreHandle>;

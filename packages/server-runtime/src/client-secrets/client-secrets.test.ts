@@ -2,8 +2,9 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DataDirSecretError } from '../secrets/data-dir-secret.ts';
 import { generateClientSecret, hashClientSecret, verifyClientSecret } from './client-secret.ts';
-import { ClientSecretPepperError, clientSecretPepperFile, loadClientSecretPepper } from './pepper.ts';
+import { clientSecretPepperFile, loadClientSecretPepper } from './pepper.ts';
 
 const pepper = Buffer.alloc(32, 7);
 
@@ -68,6 +69,6 @@ describe('client-secret pepper', () => {
   it('refuses a damaged pepper file instead of silently replacing it', async () => {
     await loadClientSecretPepper({ dataDir });
     await writeFile(clientSecretPepperFile(dataDir), 'abc\n');
-    await expect(loadClientSecretPepper({ dataDir })).rejects.toThrow(ClientSecretPepperError);
+    await expect(loadClientSecretPepper({ dataDir })).rejects.toThrow(DataDirSecretError);
   });
 });

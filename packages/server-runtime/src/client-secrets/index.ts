@@ -1,6 +1,5 @@
 export { generateClientSecret, hashClientSecret, verifyClientSecret } from './client-secret.ts';
 export {
-  ClientSecretPepperError,
   clientSecretPepperEnv,
   clientSecretPepperFile,
   loadClientSecretPepper,

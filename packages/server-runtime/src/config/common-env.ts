@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { type ConnectionTimeouts, DEFAULT_CONNECTION_TIMEOUTS } from '../http/connection-timeouts.ts';
+import { secretVariable } from './secret-variable.ts';
 
 /** Environment variables every server reads, with their validation rules. */
 
@@ -38,8 +39,24 @@ export const httpsUrl = z
   .url({ protocol: /^https$/, error: 'must be an absolute https:// URL' })
   .transform((value) => value.replace(/\/+$/, ''));
 
+/**
+ * A PostgreSQL connection URL. It may carry a password, so it is a secret variable: never printed,
+ * even when invalid.
+ */
+export const databaseUrl = secretVariable(
+  z.string().refine((value) => {
+    if (!/^postgres(ql)?:\/\//.test(value)) return false;
+    try {
+      return new URL(value).hostname !== '';
+    } catch {
+      return false;
+    }
+  }, 'must be a postgres://user:password@host:port/database URL (unset: the embedded SQLite database in DATA_DIR)'),
+);
+
 export const commonServerEnv = z
   .object({
+    DATABASE_URL: databaseUrl.optional(),
     DATA_DIR: z
       .string()
       .default('./data')

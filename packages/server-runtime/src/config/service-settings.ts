@@ -25,6 +25,8 @@ export interface ServiceVariables {
 
 export interface ServiceSettingsWithData extends ServiceSettings {
   readonly dataDir: string;
+  /** DATABASE_URL: the shared PostgreSQL store; unset, the embedded SQLite database in `dataDir`. */
+  readonly databaseUrl: string | undefined;
   readonly metrics: MetricsSettings;
 }
 
@@ -52,6 +54,7 @@ export function loadServiceSettings<E extends z.ZodObject>(
     z.output<E>;
   const settings: ServiceSettingsWithData = Object.freeze({
     dataDir: parsed.DATA_DIR,
+    databaseUrl: parsed.DATABASE_URL,
     host: parsed.HOST,
     port: parsed[variables.portVariable] as number,
     basePath: parsed.BASE_PATH,

@@ -86,11 +86,13 @@ function filterOf(options: AuditCommandOptions): AuditFilter {
  */
 export async function runAudit(env: AdminEnv, options: AuditCommandOptions, output: Output) {
   const filter = filterOf(options);
-  const path = catalogDatabasePath(env.dataDir);
-  // Reading must not create an empty database where the operator mistyped the directory.
-  if (!existsSync(path))
-    throw new UsageError(`no catalogue database at ${path} (set DATA_DIR or --data-dir)`);
-  const store = openCatalog(env.dataDir);
+  if (env.storage.engine === 'sqlite') {
+    const path = catalogDatabasePath(env.dataDir);
+    // Reading must not create an empty database where the operator mistyped the directory.
+    if (!existsSync(path))
+      throw new UsageError(`no catalogue database at ${path} (set DATA_DIR or --data-dir)`);
+  }
+  const store = await openCatalog(env.storage);
   try {
     let page: Awaited<ReturnType<typeof store.audit.list>>;
     try {

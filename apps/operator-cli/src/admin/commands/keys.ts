@@ -9,7 +9,7 @@ import type { AdminEnv } from '../config/admin-env.ts';
  * The step is recorded in the audit trail here, since the token server only sees a new file.
  */
 export async function runKeysRotate(env: AdminEnv, input: { force: boolean }, output: Output) {
-  const store = openCatalog(env.dataDir);
+  const store = await openCatalog(env.storage);
   let report: RotationReport;
   try {
     report = await rotateSigningKeys({

@@ -7,7 +7,7 @@ import { readPassword } from '../read-password.ts';
 
 export async function runUsersAdd(env: AdminEnv, input: { email: string; groups: string[] }, output: Output) {
   const password = await readPassword(env.password);
-  const store = openCatalog(env.dataDir);
+  const store = await openCatalog(env.storage);
   try {
     const user = await createAdminUser({
       users: store.adminUsers,
@@ -24,7 +24,7 @@ export async function runUsersAdd(env: AdminEnv, input: { email: string; groups:
 }
 
 export async function runUsersList(env: AdminEnv, input: { json: boolean }, output: Output) {
-  const store = openCatalog(env.dataDir);
+  const store = await openCatalog(env.storage);
   try {
     const users = await listAdminUsers(store.adminUsers);
     if (input.json) return output.out(JSON.stringify(users, null, 2));
@@ -44,7 +44,7 @@ export async function runUsersList(env: AdminEnv, input: { json: boolean }, outp
 }
 
 export async function runUsersDisable(env: AdminEnv, input: { email: string }, output: Output) {
-  const store = openCatalog(env.dataDir);
+  const store = await openCatalog(env.storage);
   try {
     const user = await disableAdminUser({
       users: store.adminUsers,

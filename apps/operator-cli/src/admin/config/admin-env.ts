@@ -1,10 +1,14 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import type { StorageLocation } from '@catalog/store';
+import { resolveStorage } from '../../config/storage.ts';
 import { UsageError } from '../../usage-error.ts';
 
 /** The environment `pnpm admin` reads, once, here and nowhere else. */
 export interface AdminEnv {
   readonly dataDir: string;
+  /** The catalogue: DATABASE_URL's PostgreSQL, else the embedded database in `dataDir`. */
+  readonly storage: StorageLocation;
   /** The token server's public URL (its issuer). */
   readonly authUrl: string;
   /** The local CA under DATA_DIR/tls when present; otherwise the system's CAs are trusted. */
@@ -34,10 +38,12 @@ function authUrlFrom(env: Env): string {
 }
 
 export function readAdminEnv(options: { dataDir?: string | undefined }, env: Env): AdminEnv {
-  const dataDir = resolve(options.dataDir ?? set(env.DATA_DIR) ?? './data');
+  const storage = resolveStorage(options.dataDir, env);
+  const { dataDir } = storage;
   const localCa = join(dataDir, 'tls', 'ca.pem');
   return Object.freeze({
     dataDir,
+    storage,
     authUrl: authUrlFrom(env),
     caFile: existsSync(localCa) ? localCa : undefined,
     password: set(env.ADMIN_PASSWORD),

@@ -1,5 +1,5 @@
 import type { Brand } from '../../model/brand.ts';
-import { toIso } from './timestamps.ts';
+import { toIso } from '../timestamps.ts';
 
 export interface BrandRow {
   seq: number;

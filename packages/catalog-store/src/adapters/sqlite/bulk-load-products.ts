@@ -4,6 +4,7 @@ import type { AuditContext } from '../../model/audit-event.ts';
 import type { ProductInput } from '../../model/product.ts';
 import type { UpsertSummary } from '../../ports/product-store.ts';
 import {
+  APPEND_NEW_CHANGES,
   BUMP_RELATION_TARGETS,
   COUNT_NEW_FACETS,
   INDEX_NEW_TEXT,
@@ -18,7 +19,7 @@ import { nextWriteTimestamp } from './timestamps.ts';
 import { inWriteTransaction } from './transaction.ts';
 import { writeProduct } from './write-product.ts';
 
-const DERIVE_FOR_NEW_ROWS = [INDEX_NEW_TEXT, ...COUNT_NEW_FACETS, ...QUEUE_NEW_DOCUMENTS];
+const DERIVE_FOR_NEW_ROWS = [INDEX_NEW_TEXT, ...COUNT_NEW_FACETS, ...QUEUE_NEW_DOCUMENTS, APPEND_NEW_CHANGES];
 
 /**
  * `ProductStore.bulkLoad` on SQLite: the same result as `writeProductBatch` (upsertMany) for the same
@@ -26,9 +27,9 @@ const DERIVE_FOR_NEW_ROWS = [INDEX_NEW_TEXT, ...COUNT_NEW_FACETS, ...QUEUE_NEW_D
  * thousands of mostly new products. Every input is checked against the contract's schema before the
  * write lock is taken. Products whose id is new are inserted with the insert triggers suspended and
  * their derived rows (full-text index, facet counts and combinations, stale search documents,
- * related products' updatedAt) written once for the batch; the rest (ids that exist, an id given
- * twice) take the per-product path afterwards, triggers back in place. The stored search
- * documents are rebuilt before the commit as for any write.
+ * change-feed entries, related products' updatedAt) written once for the batch; the rest (ids that
+ * exist, an id given twice) take the per-product path afterwards, triggers back in place. The
+ * stored search documents are rebuilt before the commit as for any write.
  */
 export function bulkLoadProducts(
   db: DatabaseSync,

@@ -54,6 +54,10 @@ export const QUEUE_NEW_DOCUMENTS: readonly string[] = [
   `INSERT INTO product_documents_stale (seq) SELECT seq FROM (${RELATION_ENDS}) WHERE true ON CONFLICT DO NOTHING`,
 ];
 
+/** products_feed_insert: one change-feed entry per new product, in seq order as they were inserted. */
+export const APPEND_NEW_CHANGES = `INSERT INTO change_feed (entity, entity_id, changed_at)
+  SELECT 'product', id, updated_at FROM products WHERE ${NEW_ROWS} ORDER BY seq`;
+
 /**
  * write-product.ts's relation bump for new products: every product they relate to takes the write's
  * updatedAt (?3; its "used by" entries changed). Run with the update triggers in place, which queue

@@ -1,10 +1,10 @@
 import type { DatabaseSync } from 'node:sqlite';
 
 /**
- * The triggers that fire when a product or a relation row is inserted (migrations 2, 4, 5, 6). A bulk
- * load drops them inside its transaction, inserts the new rows, does their work once in set-based
- * statements (derive-new-rows.ts), and creates them again, from the text they were stored with,
- * before anything else is written: no other connection ever sees the schema without them (the
+ * The triggers that fire when a product or a relation row is inserted (migrations 2, 4, 5, 6, 9). A
+ * bulk load drops them inside its transaction, inserts the new rows, does their work once in
+ * set-based statements (derive-new-rows.ts), and creates them again, from the text they were stored
+ * with, before anything else is written: no other connection ever sees the schema without them (the
  * transaction holds the write lock, and a rollback restores them).
  */
 const INSERT_TRIGGERS = [
@@ -12,6 +12,7 @@ const INSERT_TRIGGERS = [
   'products_facets_insert',
   'products_facet_combination_insert',
   'products_document_insert',
+  'products_feed_insert',
   'product_relations_document_insert',
 ] as const;
 

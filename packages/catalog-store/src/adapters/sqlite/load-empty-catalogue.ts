@@ -2,7 +2,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { importBatchEvent } from '../../audit/product-events.ts';
 import type { ProductInput } from '../../model/product.ts';
 import type { BulkLoadOptions, ProductBatches, UpsertSummary } from '../../ports/product-store.ts';
-import { COUNT_NEW_FACETS, INDEX_NEW_TEXT } from './derive-new-rows.ts';
+import { APPEND_NEW_CHANGES, COUNT_NEW_FACETS, INDEX_NEW_TEXT } from './derive-new-rows.ts';
 import { checkBatch, newProductInserter } from './insert-new-products.ts';
 import { restoreSchemaObjects, suspendInsertTriggers } from './insert-triggers.ts';
 import { dropSecondaryIndexes } from './secondary-indexes.ts';
@@ -28,10 +28,10 @@ export function catalogueIsEmpty(db: DatabaseSync): boolean {
 /**
  * The whole load of an empty catalogue, inside the caller's one write transaction: the rows of
  * every batch with the insert triggers and the secondary indexes dropped, then each index built
- * once, the full-text rows, facet tables and documents derived once, and the triggers and indexes
- * created again from their stored text. Every product gets the transaction's one updatedAt, as one
- * upsertMany of them all would give. Ids that came earlier in the load are written last, through
- * the per-product path with everything in place, in the order given.
+ * once, the full-text rows, facet tables, change-feed entries and documents derived once, and the
+ * triggers and indexes created again from their stored text. Every product gets the transaction's
+ * one updatedAt, as one upsertMany of them all would give. Ids that came earlier in the load are
+ * written last, through the per-product path with everything in place, in the order given.
  *
  * Why one transaction: the schema is without its indexes and triggers only inside it, so no other
  * connection can see or write the catalogue in that state, and an interrupted load (an error, a
@@ -65,7 +65,8 @@ export async function loadEmptyCatalogue(
     last: number | null;
   };
   if (first !== null && last !== null) {
-    for (const sql of [INDEX_NEW_TEXT, ...COUNT_NEW_FACETS]) statement(db, sql).run(first, last);
+    for (const sql of [INDEX_NEW_TEXT, ...COUNT_NEW_FACETS, APPEND_NEW_CHANGES])
+      statement(db, sql).run(first, last);
     // Every product is new, so every document is missing: written straight from the range, with no
     // relation end to look for and no round trip through the stale queue.
     writeSearchDocuments(db, first, last);

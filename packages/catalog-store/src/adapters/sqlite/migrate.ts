@@ -1,6 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
+import { type Migration, SchemaTooNewError } from '../migration.ts';
 import { MIGRATIONS } from './migrations/index.ts';
-import type { Migration } from './migrations/migration.ts';
 import { inWriteTransaction } from './transaction.ts';
 
 export interface MigrationReport {
@@ -9,14 +9,6 @@ export interface MigrationReport {
   applied: string[];
 }
 
-export class SchemaTooNewError extends Error {
-  constructor(found: number, known: number) {
-    super(
-      `The database schema is at version ${found}, newer than this code knows (${known}); upgrade the code`,
-    );
-    this.name = 'SchemaTooNewError';
-  }
-}
 
 function currentVersion(db: DatabaseSync): number {
   const row = db.prepare('SELECT max(version) AS version FROM schema_migrations').get() as {

@@ -14,6 +14,7 @@ import { type SearchPoolObserver, SearchWorkerPool } from './search/worker-pool.
 import { SqliteAdminUserStore } from './sqlite-admin-user-store.ts';
 import { SqliteAuditLog } from './sqlite-audit-log.ts';
 import { SqliteBrandStore } from './sqlite-brand-store.ts';
+import { SqliteChangeFeed } from './sqlite-change-feed.ts';
 import { SqliteClientStore } from './sqlite-client-store.ts';
 import { SqliteProductStore } from './sqlite-product-store.ts';
 import { insertWebChannel, SqliteWebChannelStore } from './sqlite-web-channel-store.ts';
@@ -33,6 +34,12 @@ export interface SqliteCatalogStoreOptions {
   searchObserver?: SearchPoolObserver;
   /** Bytes of repeated first-offset search pages kept (search/page-cache.ts); 0 or absent: none. */
   searchPageCacheBytes?: number;
+  /**
+   * Signs syncTokens. The servers pass the deployment's key (their configuration), so that every
+   * instance and every replica accepts the tokens of the others; absent, the key the database
+   * was created with (a store opened by a test or a benchmark).
+   */
+  syncTokenSecret?: Uint8Array;
 }
 
 export const DEFAULT_SEARCH_TIMEOUT_MS = 5000;
@@ -76,6 +83,11 @@ async function loadIfEmpty(db: DatabaseSync, snapshot: CatalogueSnapshot): Promi
 
 /** Opens (creating and migrating as needed) the catalogue database at `databasePath`. */
 export function openSqliteCatalogStore(options: SqliteCatalogStoreOptions): CatalogStore {
+  return openSqliteCatalogue(options).store;
+}
+
+/** The store and its writer connection, for the search replica (replica/), which writes rows as they are. */
+export function openSqliteCatalogue(options: SqliteCatalogStoreOptions): { store: CatalogStore; db: DatabaseSync } {
   const db = openDatabase(options.databasePath);
   migrate(db);
   setBeforeCommit(db, () => refreshStaleSearchDocuments(db));
@@ -87,16 +99,17 @@ export function openSqliteCatalogStore(options: SqliteCatalogStoreOptions): Cata
     timeoutMs: options.searchTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS,
     ...(options.searchObserver === undefined ? {} : { observer: options.searchObserver }),
   });
-  return {
+  const store: CatalogStore = {
     products: new SqliteProductStore(db),
     brands: new SqliteBrandStore(db),
     webChannels: new SqliteWebChannelStore(db),
     clients: new SqliteClientStore(db),
     adminUsers: new SqliteAdminUserStore(db),
     audit: new SqliteAuditLog(db),
+    changes: new SqliteChangeFeed(db),
     productSearch: new SqliteProductSearch(
       pool,
-      syncTokenSecret(db),
+      options.syncTokenSecret ?? syncTokenSecret(db),
       (options.searchPageCacheBytes ?? 0) > 0
         ? {
             cache: new SearchPageCache(options.searchPageCacheBytes as number),
@@ -113,4 +126,5 @@ export function openSqliteCatalogStore(options: SqliteCatalogStoreOptions): Cata
       if (db.isOpen) db.close();
     },
   };
+  return { store, db };
 }

@@ -1,38 +1,4 @@
-import {
-  PRODUCT_DIMENSION_FIELDS,
-  PRODUCT_NULLABLE_NUMBER_FIELDS,
-  PRODUCT_TEXT_FIELDS,
-  type ProductDimensionField,
-  type ProductNullableNumberField,
-  type ProductTextField,
-} from '../../model/product.ts';
-
-export function columnOf(field: string): string {
-  return field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-}
-
-/** Plain columns written straight from the input, in a fixed order. */
-export const PLAIN_FIELDS: ReadonlyArray<
-  ProductTextField | ProductNullableNumberField | ProductDimensionField
-> = [...PRODUCT_TEXT_FIELDS, ...PRODUCT_NULLABLE_NUMBER_FIELDS, ...PRODUCT_DIMENSION_FIELDS];
-
-/** The columns a full record is read from, in this order. */
-const RECORD_COLUMNS = [
-  'seq',
-  'id',
-  ...PLAIN_FIELDS.map(columnOf),
-  'brand_name',
-  'brand_slug',
-  'image_url',
-  'images',
-  'documents',
-  'spares',
-  'status',
-  'archived',
-  'display_on_web',
-  'created_at',
-  'updated_at',
-];
+import { columnOf, PLAIN_FIELDS, RECORD_COLUMNS } from '../product-columns.ts';
 
 export const PRODUCT_ROW_COLUMNS = RECORD_COLUMNS.join(', ');
 

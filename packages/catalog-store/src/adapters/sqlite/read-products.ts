@@ -7,9 +7,9 @@ import type {
   RelationType,
   SpareEntry,
 } from '../../model/product.ts';
+import { toIso } from '../timestamps.ts';
 import { PLAIN_FIELD_INDEXES, PRODUCT_ROW_COLUMNS, type ProductRow, rowIndexOf } from './product-columns.ts';
 import { statement } from './statement-cache.ts';
-import { toIso } from './timestamps.ts';
 
 interface RelationRow {
   owner: string | number;

@@ -5,9 +5,9 @@ import { NotFoundError, ValidationError } from '../../errors/request-errors.ts';
 import type { AdminUser, AdminUserPatch, NewAdminUser } from '../../model/admin-user.ts';
 import type { AuditContext } from '../../model/audit-event.ts';
 import type { AdminUserStore } from '../../ports/admin-user-store.ts';
+import { toIso } from '../timestamps.ts';
 import { appendAuditEvent } from './sqlite-audit-log.ts';
 import { statement } from './statement-cache.ts';
-import { toIso } from './timestamps.ts';
 import { inWriteTransaction } from './transaction.ts';
 
 interface UserRow {

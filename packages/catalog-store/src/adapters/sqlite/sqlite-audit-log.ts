@@ -11,8 +11,8 @@ import type {
   NewAuditEvent,
 } from '../../model/audit-event.ts';
 import type { AuditLog } from '../../ports/audit-log.ts';
+import { toIso } from '../timestamps.ts';
 import { statement } from './statement-cache.ts';
-import { toIso } from './timestamps.ts';
 import { inWriteTransaction } from './transaction.ts';
 
 interface AuditRow {

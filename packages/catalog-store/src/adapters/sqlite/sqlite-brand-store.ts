@@ -11,7 +11,7 @@ import { nextWriteTimestamp } from './timestamps.ts';
 import { inWriteTransaction } from './transaction.ts';
 import { insertBrand } from './write-brand.ts';
 
-const BRAND_COLUMNS = 'seq, id, name, slug, archived, created_at, updated_at';
+export const BRAND_COLUMNS = 'seq, id, name, slug, archived, created_at, updated_at';
 const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 export class SqliteBrandStore implements BrandStore {

@@ -12,9 +12,9 @@ import type {
   StoredClient,
 } from '../../model/m2m-client.ts';
 import type { ClientStore } from '../../ports/client-store.ts';
+import { toIso, toIsoOrNull } from '../timestamps.ts';
 import { appendAuditEvent } from './sqlite-audit-log.ts';
 import { statement } from './statement-cache.ts';
-import { toIso, toIsoOrNull } from './timestamps.ts';
 import { inWriteTransaction } from './transaction.ts';
 
 interface ClientRow {

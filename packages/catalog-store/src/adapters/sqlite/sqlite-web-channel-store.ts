@@ -4,18 +4,18 @@ import { NotFoundError, ValidationError } from '../../errors/request-errors.ts';
 import type { AuditContext } from '../../model/audit-event.ts';
 import { WEB_CHANNEL_SLUG_PATTERN, type WebChannel, type WebChannelInput } from '../../model/web-channel.ts';
 import type { WebChannelStore } from '../../ports/web-channel-store.ts';
+import { toIso } from '../timestamps.ts';
 import { appendAuditEvent } from './sqlite-audit-log.ts';
 import { statement } from './statement-cache.ts';
-import { toIso } from './timestamps.ts';
 import { inWriteTransaction } from './transaction.ts';
 
-interface ChannelRow {
+export interface ChannelRow {
   slug: string;
   name: string;
   created_at: number;
 }
 
-function toChannel(row: ChannelRow): WebChannel {
+export function toChannel(row: ChannelRow): WebChannel {
   return { slug: row.slug, name: row.name, createdAt: toIso(row.created_at) };
 }
 

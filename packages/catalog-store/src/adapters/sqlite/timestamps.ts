@@ -1,13 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
 
-export function toIso(epochMs: number): string {
-  return new Date(epochMs).toISOString();
-}
-
-export function toIsoOrNull(epochMs: number | null): string | null {
-  return epochMs === null ? null : toIso(epochMs);
-}
-
 /**
  * The updatedAt of the current write transaction: never earlier than any updatedAt already
  * committed. A product updated during a sync walk therefore always moves strictly ahead of

@@ -1,4 +1,4 @@
-import type { Migration } from './migration.ts';
+import type { Migration } from '../../migration.ts';
 
 const FACETS = [
   ['brandName', 'brand_name'],

@@ -1,4 +1,4 @@
-import type { Migration } from './migration.ts';
+import type { Migration } from '../../migration.ts';
 
 const TOKENIZER = `tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'`;
 const TEXT = ['name', 'description', 'product_code', 'erp_code'] as const;

@@ -1,4 +1,4 @@
-import type { Migration } from './migration.ts';
+import type { Migration } from '../../migration.ts';
 
 const FACET_COLUMNS = ['brand_name', 'category', 'department', 'stock_type'] as const;
 

@@ -1,4 +1,4 @@
-import type { Migration } from './migration.ts';
+import type { Migration } from '../../migration.ts';
 
 /** Drops a product's stored document and queues it for rebuilding before the transaction commits. */
 function invalidate(seq: string): string {

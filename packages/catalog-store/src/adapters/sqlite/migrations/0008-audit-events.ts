@@ -1,4 +1,4 @@
-import type { Migration } from './migration.ts';
+import type { Migration } from '../../migration.ts';
 
 /**
  * The audit trail (issue 18). `id` is AUTOINCREMENT so that an id is never handed out twice, even

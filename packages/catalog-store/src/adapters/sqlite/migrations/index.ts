@@ -1,3 +1,4 @@
+import type { Migration } from '../../migration.ts';
 import { initialSchema } from './0001-initial-schema.ts';
 import { facetCounts } from './0002-facet-counts.ts';
 import { ftsArchivedColumn } from './0003-fts-archived-column.ts';
@@ -6,7 +7,7 @@ import { productFacetCombinations } from './0005-product-facet-combinations.ts';
 import { productSearchDocuments } from './0006-product-search-documents.ts';
 import { sortIndexesCoverArchived } from './0007-sort-indexes-cover-archived.ts';
 import { auditEvents } from './0008-audit-events.ts';
-import type { Migration } from './migration.ts';
+import { changeFeed } from './0009-change-feed.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   initialSchema,
@@ -17,4 +18,5 @@ export const MIGRATIONS: readonly Migration[] = [
   productSearchDocuments,
   sortIndexesCoverArchived,
   auditEvents,
+  changeFeed,
 ];

@@ -1,0 +1,121 @@
+import { statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import {
+  CopyRefusedError,
+  type CopyReport,
+  catalogDatabasePath,
+  copySqliteToPostgres,
+  SchemaTooNewError,
+} from '@catalog/store';
+import { resolveStorage } from '../config/storage.ts';
+import type { Output } from '../output.ts';
+import { progressBar } from '../progress-bar.ts';
+import { UsageError } from '../usage-error.ts';
+
+export interface CopyCommandOptions {
+  /** `sqlite:PATH`: a catalog.sqlite file or the data directory holding it. */
+  from: string;
+  /** The target's postgres:// URL; DATABASE_URL when absent. */
+  to: string | undefined;
+}
+
+interface CopySource {
+  databasePath: string;
+  /** Where the deployment's pepper and signing keys live beside its database. */
+  dataDir: string;
+}
+
+const SQLITE_PREFIX = 'sqlite:';
+
+function copySource(from: string): CopySource {
+  if (!from.startsWith(SQLITE_PREFIX) || from.length === SQLITE_PREFIX.length) {
+    throw new UsageError(
+      '--from must be sqlite:PATH, a catalog.sqlite file or the data directory holding it',
+    );
+  }
+  const path = resolve(from.slice(SQLITE_PREFIX.length));
+  const stats = statSync(path, { throwIfNoEntry: false });
+  if (stats === undefined) throw new UsageError(`no SQLite catalogue at ${path}`);
+  if (!stats.isDirectory()) return { databasePath: path, dataDir: dirname(path) };
+  const databasePath = catalogDatabasePath(path);
+  if (statSync(databasePath, { throwIfNoEntry: false }) === undefined) {
+    throw new UsageError(`no SQLite catalogue at ${databasePath}`);
+  }
+  return { databasePath, dataDir: path };
+}
+
+/** The target URL, checked; never repeated in a message: it may carry a password. */
+function targetUrl(to: string | undefined): string {
+  const configured = resolveStorage(undefined);
+  const value = to ?? (configured.engine === 'postgres' ? configured.url : undefined);
+  if (value === undefined) throw new UsageError('--to postgres://… (or DATABASE_URL) names the target');
+  if (/^postgres(ql)?:\/\//.test(value) && URL.canParse(value) && new URL(value).hostname !== '')
+    return value;
+  throw new UsageError('--to must be a postgres://user:password@host:port/database URL');
+}
+
+/** The target for messages: where it is, without the credentials. */
+function describeTarget(value: string): string {
+  const url = new URL(value);
+  return `PostgreSQL ${url.hostname}:${url.port || '5432'}${url.pathname}`;
+}
+
+function summary(report: CopyReport): string[] {
+  const width = Math.max(...report.tables.map(({ table }) => table.length));
+  const rowsWidth = Math.max(4, ...report.tables.map(({ rows }) => String(rows).length));
+  return [
+    `  ${'table'.padEnd(width)}  ${'rows'.padStart(rowsWidth)}`,
+    ...report.tables.map(
+      ({ table, rows }) => `  ${table.padEnd(width)}  ${String(rows).padStart(rowsWidth)}`,
+    ),
+  ];
+}
+
+/**
+ * Files beside the database that the copy does not move: client-secret hashes are keyed by the
+ * pepper, tokens signed by the keys and syncTokens by the sync-token key. Servers without the same
+ * ones reject every client secret, every token already issued and every walk in progress.
+ */
+function secretsReminder(dataDir: string): string[] {
+  return [
+    "Not in the database, so not copied: the PostgreSQL deployment's servers need this deployment's",
+    `  client-secret pepper: ${join(dataDir, 'secrets', 'client-secret-pepper')} (or the same CLIENT_SECRET_PEPPER)`,
+    `  token signing keys:   ${join(dataDir, 'keys')}/`,
+    `  sync-token key:       ${join(dataDir, 'secrets', 'sync-token-secret')} (or the same SYNC_TOKEN_SECRET)`,
+    'Give them the same DATA_DIR contents (or the same variables), or every client secret stops working.',
+  ];
+}
+
+/** Returns whether the catalogue was copied. */
+export async function runCopy(options: CopyCommandOptions, output: Output): Promise<boolean> {
+  const source = copySource(options.from);
+  const url = targetUrl(options.to);
+  const target = describeTarget(url);
+  const bar = progressBar(output, 'copy');
+  try {
+    const report = await copySqliteToPostgres({
+      sourcePath: source.databasePath,
+      target: { url },
+      onProgress: ({ step, copied, total }) => bar.update(copied, total, `${step} (${copied}/${total} rows)`),
+    });
+    bar.stop();
+    const seconds = (report.durationMs / 1000).toFixed(1);
+    output.out(
+      `copied ${source.databasePath} to ${target} in ${seconds} s, every table's rows counted on both sides:`,
+    );
+    for (const line of summary(report)) output.out(line);
+    output.out('(change_feed: written anew, one entry per channel, brand, product and client)');
+    for (const line of secretsReminder(source.dataDir)) output.out(line);
+    return true;
+  } catch (error) {
+    bar.stop();
+    const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof CopyRefusedError || error instanceof SchemaTooNewError) {
+      output.err(`copy refused: ${message}`);
+    } else {
+      output.err(`copy failed: ${message}`);
+      output.err(`rolled back: ${target} holds none of the copied records`);
+    }
+    return false;
+  }
+}

@@ -1,0 +1,51 @@
+import pg from 'pg';
+
+export interface PostgresConnectionOptions {
+  /** `postgres://…` or `postgresql://…`, as DATABASE_URL gives it. */
+  url: string;
+  /**
+   * The schema the catalogue's tables live in. Unset, the URL decides (its `options=-c
+   * search_path=…` parameter, else the server's default, `public`). Tests give each store its own.
+   */
+  schema?: string;
+  /** Connections this process may open (default 10). */
+  maxConnections?: number;
+}
+
+const INT8_OID = 20;
+
+/**
+ * Every integer column is a bigint (times in epoch milliseconds, sequences, counts). They stay far
+ * below 2^53, so they are read as numbers, as the embedded engine returns them, not as strings.
+ */
+function parseInt8(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isSafeInteger(parsed)) throw new RangeError(`bigint ${value} is beyond 2^53`);
+  return parsed;
+}
+
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID && format !== 'binary'
+      ? parseInt8
+      : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+};
+
+export function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** A pool whose connections see `schema` first, with bigints read as numbers. */
+export function openPool(options: PostgresConnectionOptions): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.maxConnections ?? 10,
+    types,
+    ...(options.schema === undefined ? {} : { options: `-c search_path=${quoteIdentifier(options.schema)}` }),
+    application_name: 'catalog-store',
+  });
+  // An idle connection the server drops (a restart, a failover) is removed from the pool and the
+  // next query opens another; without a listener the pool's 'error' event would end the process.
+  pool.on('error', () => undefined);
+  return pool;
+}

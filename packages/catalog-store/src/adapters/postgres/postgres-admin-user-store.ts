@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { adminUserCreatedEvent, adminUserUpdatedEvent } from '../../audit/admin-user-events.ts';
+import { NotFoundError, ValidationError } from '../../errors/request-errors.ts';
+import type { AdminUser, AdminUserPatch, NewAdminUser } from '../../model/admin-user.ts';
+import type { AuditContext } from '../../model/audit-event.ts';
+import type { AdminUserStore } from '../../ports/admin-user-store.ts';
+import { toIso } from '../timestamps.ts';
+import { appendAuditEvent } from './postgres-audit-log.ts';
+import { inWriteTransaction } from './transaction.ts';
+
+interface UserRow {
+  id: string;
+  email: string;
+  password_hash: string;
+  groups: string;
+  created_at: number;
+  updated_at: number;
+}
+
+const USER_COLUMNS = 'id, email, password_hash, groups, created_at, updated_at';
+const UNIQUE_VIOLATION = '23505';
+/** Migration 1's unique index on lower(email): emails are unique whatever their case. */
+const EMAIL_INDEX = 'admin_users_email';
+
+function toUser(row: UserRow): AdminUser {
+  return {
+    id: row.id,
+    email: row.email,
+    passwordHash: row.password_hash,
+    groups: JSON.parse(row.groups) as string[],
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+  };
+}
+
+function isDuplicateEmail(error: unknown): boolean {
+  const { code, constraint } = error as { code?: string; constraint?: string };
+  return code === UNIQUE_VIOLATION && constraint === EMAIL_INDEX;
+}
+
+async function userById(db: pg.Pool | pg.PoolClient, id: string): Promise<UserRow | undefined> {
+  const result = await db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM admin_users WHERE id = $1`, [id]);
+  return result.rows[0];
+}
+
+async function insertUser(client: pg.PoolClient, input: NewAdminUser, ts: number): Promise<UserRow> {
+  const email = input.email.trim();
+  if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new ValidationError('email', 'must be an email address');
+  try {
+    const result = await client.query<UserRow>(
+      `INSERT INTO admin_users (id, email, password_hash, groups, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $5) RETURNING ${USER_COLUMNS}`,
+      [randomUUID(), email, input.passwordHash, JSON.stringify(input.groups), ts],
+    );
+    return result.rows[0] as UserRow;
+  } catch (error) {
+    if (isDuplicateEmail(error)) throw new ValidationError('email', 'is already registered');
+    throw error;
+  }
+}
+
+export class PostgresAdminUserStore implements AdminUserStore {
+  readonly #pool: pg.Pool;
+
+  constructor(pool: pg.Pool) {
+    this.#pool = pool;
+  }
+
+  async create(input: NewAdminUser, audit?: AuditContext): Promise<AdminUser> {
+    return inWriteTransaction(this.#pool, async (client, ts) => {
+      const created = toUser(await insertUser(client, input, ts));
+      if (audit !== undefined) await appendAuditEvent(client, adminUserCreatedEvent(audit, created), ts);
+      return created;
+    });
+  }
+
+  async getByEmail(email: string): Promise<AdminUser | undefined> {
+    // lower() on both sides, as the unique index has it, so that the lookup uses that index.
+    const result = await this.#pool.query<UserRow>(
+      `SELECT ${USER_COLUMNS} FROM admin_users WHERE lower(email) = lower($1)`,
+      [email.trim()],
+    );
+    const row = result.rows[0];
+    return row === undefined ? undefined : toUser(row);
+  }
+
+  async get(id: string): Promise<AdminUser | undefined> {
+    const row = await userById(this.#pool, id);
+    return row === undefined ? undefined : toUser(row);
+  }
+
+  async list(): Promise<AdminUser[]> {
+    // Case-blind byte order, as the embedded engine's NOCASE column sorts.
+    const result = await this.#pool.query<UserRow>(
+      `SELECT ${USER_COLUMNS} FROM admin_users ORDER BY lower(email) COLLATE "C"`,
+    );
+    return result.rows.map(toUser);
+  }
+
+  async update(id: string, patch: AdminUserPatch, audit?: AuditContext): Promise<AdminUser> {
+    return inWriteTransaction(this.#pool, async (client, ts) => {
+      const before = await userById(client, id);
+      if (before === undefined) throw new NotFoundError('Admin user', id);
+      const result = await client.query<UserRow>(
+        `UPDATE admin_users SET password_hash = $1, groups = $2, updated_at = $3 WHERE id = $4
+         RETURNING ${USER_COLUMNS}`,
+        [
+          patch.passwordHash ?? before.password_hash,
+          patch.groups === undefined ? before.groups : JSON.stringify(patch.groups),
+          ts,
+          id,
+        ],
+      );
+      const updated = toUser(result.rows[0] as UserRow);
+      const event = audit && adminUserUpdatedEvent(audit, toUser(before), updated);
+      if (event !== undefined) await appendAuditEvent(client, event, ts);
+      return updated;
+    });
+  }
+}

@@ -1,0 +1,200 @@
+import type pg from 'pg';
+import { ValidationError } from '../../errors/request-errors.ts';
+import type {
+  AuditAction,
+  AuditActor,
+  AuditChange,
+  AuditEvent,
+  AuditFilter,
+  AuditPage,
+  AuditTargetType,
+  NewAuditEvent,
+} from '../../model/audit-event.ts';
+import type { AuditLog } from '../../ports/audit-log.ts';
+import { toIso } from '../timestamps.ts';
+import { inWriteTransaction } from './transaction.ts';
+
+interface AuditRow {
+  id: number;
+  occurred_at: number;
+  actor_kind: AuditActor['kind'];
+  actor_id: string | null;
+  actor_email: string | null;
+  action: AuditAction;
+  target_type: AuditTargetType;
+  target_id: string | null;
+  changes: string | null;
+  details: string | null;
+  source_ip: string | null;
+  request_id: string | null;
+}
+
+const OPERATOR_ACTOR_ID = 'operator-cli';
+
+function actorColumns(actor: AuditActor): { id: string | null; email: string | null } {
+  switch (actor.kind) {
+    case 'admin':
+      return { id: actor.userId, email: actor.email };
+    case 'operator':
+      return { id: OPERATOR_ACTOR_ID, email: null };
+    case 'unknown':
+      return { id: null, email: null };
+  }
+}
+
+function toActor(row: AuditRow): AuditActor {
+  switch (row.actor_kind) {
+    case 'admin':
+      return { kind: 'admin', userId: row.actor_id ?? '', email: row.actor_email ?? '' };
+    case 'operator':
+      return { kind: 'operator', name: OPERATOR_ACTOR_ID };
+    case 'unknown':
+      return { kind: 'unknown' };
+  }
+}
+
+function toEvent(row: AuditRow): AuditEvent {
+  return {
+    id: String(row.id),
+    occurredAt: toIso(row.occurred_at),
+    actor: toActor(row),
+    sourceIp: row.source_ip,
+    requestId: row.request_id,
+    action: row.action,
+    target: { type: row.target_type, id: row.target_id },
+    ...(row.changes === null
+      ? {}
+      : { changes: JSON.parse(row.changes) as Readonly<Record<string, AuditChange>> }),
+    ...(row.details === null
+      ? {}
+      : { details: JSON.parse(row.details) as Readonly<Record<string, string | number | boolean | null>> }),
+  };
+}
+
+/**
+ * Appends one event inside the caller's write transaction, so that it commits with the change it
+ * records or rolls back with it. Its time is the transaction's `ts`: the write clock never goes
+ * back and ids are handed out under its lock, so the trail's order by id (how it is paged) is also
+ * its order by time (how it is filtered).
+ */
+export async function appendAuditEvent(
+  client: pg.PoolClient,
+  event: NewAuditEvent,
+  ts: number,
+): Promise<AuditEvent> {
+  const actor = actorColumns(event.actor);
+  const result = await client.query<{ id: number }>(
+    `INSERT INTO audit_events (occurred_at, actor_kind, actor_id, actor_email, action, target_type,
+       target_id, changes, details, source_ip, request_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+    [
+      ts,
+      event.actor.kind,
+      actor.id,
+      actor.email,
+      event.action,
+      event.target.type,
+      event.target.id,
+      event.changes === undefined ? null : JSON.stringify(event.changes),
+      event.details === undefined ? null : JSON.stringify(event.details),
+      event.sourceIp,
+      event.requestId,
+    ],
+  );
+  return { ...event, id: String(result.rows[0]?.id), occurredAt: toIso(ts) };
+}
+
+function epochOf(field: 'since' | 'until', iso: string): number {
+  const epoch = Date.parse(iso);
+  if (Number.isNaN(epoch)) throw new ValidationError(field, 'must be an ISO 8601 date-time');
+  return epoch;
+}
+
+/** The parameters of one query, each value bound once and referred to by its `$n` wherever used. */
+class Params {
+  readonly values: unknown[] = [];
+
+  bind(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/**
+ * The id of the oldest event at or after a time, or past every id when there is none. Times never
+ * go back as ids grow (appendAuditEvent), so "at or after t" is "id at or above this": a time bound
+ * becomes an id range, and every filter walks its index in id order instead of sorting the window.
+ */
+function firstIdAt(at: string): string {
+  return `coalesce((SELECT id FROM audit_events WHERE occurred_at >= ${at} ORDER BY occurred_at, id LIMIT 1), ${Number.MAX_SAFE_INTEGER})`;
+}
+
+/** The conditions of a filter but the actor's; each has an index ending in `id` (migration 1). */
+function conditionsOf(filter: AuditFilter, params: Params): string {
+  const conditions: string[] = ['true'];
+  if (filter.action !== undefined) conditions.push(`action = ${params.bind(filter.action)}`);
+  if (filter.targetType !== undefined) conditions.push(`target_type = ${params.bind(filter.targetType)}`);
+  if (filter.targetId !== undefined) conditions.push(`target_id = ${params.bind(filter.targetId)}`);
+  if (filter.since !== undefined) {
+    conditions.push(`id >= ${firstIdAt(params.bind(epochOf('since', filter.since)))}`);
+  }
+  if (filter.until !== undefined) {
+    conditions.push(`id < ${firstIdAt(params.bind(epochOf('until', filter.until)))}`);
+  }
+  if (filter.before !== undefined) {
+    if (!/^[1-9][0-9]{0,14}$/.test(filter.before)) {
+      throw new ValidationError('before', 'must be the id of an audit event');
+    }
+    conditions.push(`id < ${params.bind(Number(filter.before))}`);
+  }
+  return conditions.join(' AND ');
+}
+
+/**
+ * One page plus one row (to tell whether another page follows). An actor is a user id or an email
+ * (or `operator-cli`, the operator's actor id): each is looked up in its own index, newest first and
+ * limited, and the two short lists merged, rather than one OR that would sort all the actor's events.
+ */
+function pageQuery(filter: AuditFilter): { sql: string; values: unknown[] } {
+  const params = new Params();
+  const where = conditionsOf(filter, params);
+  const rows = params.bind(filter.limit + 1);
+  if (filter.actor === undefined) {
+    return {
+      sql: `SELECT * FROM audit_events WHERE ${where} ORDER BY id DESC LIMIT ${rows}`,
+      values: params.values,
+    };
+  }
+  const actor = params.bind(filter.actor);
+  // lower() on both sides, as the index on actor_email has it: an email matches whatever its case.
+  const byActor = (condition: string) =>
+    `(SELECT * FROM audit_events WHERE ${condition} AND ${where} ORDER BY id DESC LIMIT ${rows})`;
+  return {
+    sql: `${byActor(`actor_id = ${actor}`)} UNION ${byActor(`lower(actor_email) = lower(${actor})`)}
+      ORDER BY id DESC LIMIT ${rows}`,
+    values: params.values,
+  };
+}
+
+export class PostgresAuditLog implements AuditLog {
+  readonly #pool: pg.Pool;
+
+  constructor(pool: pg.Pool) {
+    this.#pool = pool;
+  }
+
+  async append(event: NewAuditEvent): Promise<void> {
+    await inWriteTransaction(this.#pool, (client, ts) => appendAuditEvent(client, event, ts));
+  }
+
+  async list(filter: AuditFilter): Promise<AuditPage> {
+    if (!Number.isSafeInteger(filter.limit) || filter.limit < 1) {
+      throw new ValidationError('limit', 'must be a positive integer');
+    }
+    const query = pageQuery(filter);
+    const result = await this.#pool.query<AuditRow>(query.sql, query.values);
+    const events = result.rows.slice(0, filter.limit).map(toEvent);
+    const last = events.at(-1);
+    return { events, nextBefore: result.rows.length > filter.limit && last !== undefined ? last.id : null };
+  }
+}

@@ -1,0 +1,93 @@
+import type pg from 'pg';
+import type { Change, ChangedRecords, ChangeEntity } from '../../model/change.ts';
+import type { ChangeFeed } from '../../ports/change-feed.ts';
+import { toIso } from '../timestamps.ts';
+import { BRAND_COLUMNS, type BrandRow, toBrand } from './postgres-brand-store.ts';
+import { type ChannelRow, SELECT_CHANNEL, toChannel } from './postgres-web-channel-store.ts';
+import { readProducts } from './read-products.ts';
+import { inReadTransaction } from './transaction.ts';
+
+interface ChangeRow {
+  sequence: number;
+  entity: ChangeEntity;
+  entity_id: string;
+  changed_at: number;
+}
+
+const SELECT_CHANGES =
+  'SELECT sequence, entity, entity_id, changed_at FROM change_feed WHERE sequence > $1 ORDER BY sequence LIMIT $2';
+
+function toChange(row: ChangeRow): Change {
+  return { sequence: row.sequence, entity: row.entity, entityId: row.entity_id, changedAt: toIso(row.changed_at) };
+}
+
+function idsOf(changes: readonly Change[], entity: ChangeEntity): string[] {
+  return [...new Set(changes.filter((change) => change.entity === entity).map((change) => change.entityId))];
+}
+
+async function feedHead(db: pg.Pool | pg.PoolClient): Promise<number> {
+  // The clock's counter, not max(sequence): the same number, read from one row.
+  const result = await db.query<{ last_sequence: number }>('SELECT last_sequence FROM write_clock');
+  return result.rows[0]?.last_sequence ?? 0;
+}
+
+/** Reads the feed the triggers of migration 1 append to (see the write clock in transaction.ts). */
+export class PostgresChangeFeed implements ChangeFeed {
+  readonly #pool: pg.Pool;
+
+  constructor(pool: pg.Pool) {
+    this.#pool = pool;
+  }
+
+  async read(after: number, limit: number): Promise<Change[]> {
+    const result = await this.#pool.query<ChangeRow>(SELECT_CHANGES, [after, limit]);
+    return result.rows.map(toChange);
+  }
+
+  head(): Promise<number> {
+    return feedHead(this.#pool);
+  }
+
+  async origin(): Promise<string> {
+    const result = await this.#pool.query<{ feed_origin: string }>('SELECT feed_origin FROM write_clock');
+    return result.rows[0]?.feed_origin as string;
+  }
+
+  /**
+   * One REPEATABLE READ snapshot: the entries, the head and the records are the same instant. Along
+   * with the named records come the owners of relations naming a changed product (a relation to a
+   * product that did not exist is hidden from its owner's record until that product is written,
+   * which stamps only the product), and the brands and channels the products refer to, so that a
+   * replica never holds a product whose brand or channel it has not seen.
+   */
+  readRecords(after: number, limit: number): Promise<ChangedRecords> {
+    return inReadTransaction(this.#pool, async (client) => {
+      const changes = (await client.query<ChangeRow>(SELECT_CHANGES, [after, limit])).rows.map(toChange);
+      const head = await feedHead(client);
+      const productIds = idsOf(changes, 'product');
+      const products = await readProducts(
+        client,
+        'p.id = ANY($1) OR p.seq IN (SELECT product_seq FROM product_relations WHERE related_id = ANY($1))',
+        [productIds],
+      );
+      const brandIds = idsOf(changes, 'brand');
+      const brandSlugs = [...new Set(products.map((product) => product.brandSlug).filter((slug) => slug !== ''))];
+      const brands = await client.query<BrandRow>(
+        `SELECT ${BRAND_COLUMNS} FROM brands WHERE id = ANY($1) OR slug = ANY($2) ORDER BY seq`,
+        [brandIds, brandSlugs],
+      );
+      const channelSlugs = new Set(idsOf(changes, 'web-channel'));
+      for (const product of products) for (const slug of Object.keys(product.webVisibility)) channelSlugs.add(slug);
+      const channels = await client.query<ChannelRow>(`${SELECT_CHANNEL} WHERE slug = ANY($1) ORDER BY id`, [
+        [...channelSlugs],
+      ]);
+      return {
+        through: changes.at(-1)?.sequence ?? after,
+        head,
+        webChannels: channels.rows.map(toChannel),
+        brands: brands.rows.map(toBrand),
+        products,
+      };
+    });
+  }
+}

@@ -1,0 +1,60 @@
+import { rmSync } from 'node:fs';
+import type { CatalogSearch } from '../../../ports/catalog-store.ts';
+import type { ReplicaTarget } from '../../../replica/replica-target.ts';
+import { openSqliteCatalogue, type SqliteCatalogStoreOptions } from '../open-sqlite-catalog-store.ts';
+import { appliedSequence, applyRecords, replicaOrigin, setReplicaOrigin } from './apply-records.ts';
+
+/** The embedded engine as a search index derived from another store's records. */
+export interface SearchReplica {
+  readonly search: CatalogSearch;
+  /** What a FeedFollower writes into. */
+  readonly target: ReplicaTarget;
+  close(): Promise<void>;
+}
+
+/** The feed a replica follows: ChangeFeed.origin() and head() as read at start-up. */
+export interface ReplicaSource {
+  origin: string;
+  head: number;
+}
+
+function removeDatabase(databasePath: string): void {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${databasePath}${suffix}`, { force: true });
+}
+
+/**
+ * Opens (creating as needed) an embedded catalogue database used only as a search replica: its rows
+ * come from the source's change feed through `target`, and its search engine answers exactly as the
+ * embedded default does, with the source's seq as the tie-breaker, so pages and syncTokens agree
+ * between instances. Nothing else writes to it.
+ *
+ * A replica built from another feed (the instance now points at another database) or ahead of its
+ * feed (the database was restored from a backup) cannot be continued: it is deleted and rebuilt
+ * from the feed's start.
+ */
+export async function openSqliteSearchReplica(
+  options: SqliteCatalogStoreOptions,
+  source: ReplicaSource,
+): Promise<SearchReplica> {
+  let opened = openSqliteCatalogue(options);
+  const origin = replicaOrigin(opened.db);
+  if ((origin !== undefined && origin !== source.origin) || appliedSequence(opened.db) > source.head) {
+    await opened.store.close();
+    removeDatabase(options.databasePath);
+    opened = openSqliteCatalogue(options);
+  }
+  const { store, db } = opened;
+  setReplicaOrigin(db, source.origin);
+  return {
+    search: {
+      productSearch: store.productSearch,
+      brandSearch: store.brandSearch,
+      compactSearchIndex: () => store.compactSearchIndex(),
+    },
+    target: {
+      appliedSequence: () => appliedSequence(db),
+      apply: (records) => applyRecords(db, records, records.through),
+    },
+    close: () => store.close(),
+  };
+}

@@ -1,0 +1,128 @@
+import type { ChangeFeed } from '../ports/change-feed.ts';
+import type { ReplicaTarget } from './replica-target.ts';
+
+export interface FeedFollowerOptions {
+  /** How often the feed's head is read when nothing asked for fresher data (default 100 ms). */
+  pollIntervalMs?: number;
+  /** Feed entries read per batch (default 1,000). */
+  batchSize?: number;
+  /** A failed read or apply; the follower keeps polling. */
+  onError?: (error: unknown) => void;
+}
+
+interface Waiter {
+  sequence: number;
+  resolve: (reached: boolean) => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * Keeps a replica at the source's change feed: reads the records the feed names after the
+ * replica's position and applies them, one batch at a time, in feed order. Only one catch-up runs
+ * at a time; whoever needs the replica at a given sequence (a search that must be complete) asks
+ * with `waitFor`, which starts a catch-up at once instead of waiting for the next poll.
+ */
+export class FeedFollower {
+  readonly #source: ChangeFeed;
+  readonly #target: ReplicaTarget;
+  readonly #pollIntervalMs: number;
+  readonly #batchSize: number;
+  readonly #onError: (error: unknown) => void;
+  readonly #waiters = new Set<Waiter>();
+  #catchingUp: Promise<void> | null = null;
+  #again = false;
+  #timer: NodeJS.Timeout | null = null;
+  #stopped = false;
+
+  constructor(source: ChangeFeed, target: ReplicaTarget, options: FeedFollowerOptions = {}) {
+    this.#source = source;
+    this.#target = target;
+    this.#pollIntervalMs = options.pollIntervalMs ?? 100;
+    this.#batchSize = options.batchSize ?? 1000;
+    this.#onError = options.onError ?? (() => undefined);
+  }
+
+  get appliedSequence(): number {
+    return this.#target.appliedSequence();
+  }
+
+  /** Applies everything committed before the call; rejects with the first failure. */
+  catchUp(): Promise<void> {
+    if (this.#catchingUp !== null) {
+      // A catch-up in progress may have read the head before the caller's write: run once more.
+      this.#again = true;
+      return this.#catchingUp;
+    }
+    this.#catchingUp = this.#run().finally(() => {
+      this.#catchingUp = null;
+    });
+    return this.#catchingUp;
+  }
+
+  async #run(): Promise<void> {
+    do {
+      this.#again = false;
+      for (;;) {
+        const applied = this.#target.appliedSequence();
+        const records = await this.#source.readRecords(applied, this.#batchSize);
+        if (records.through > applied) {
+          this.#target.apply(records);
+          this.#settleWaiters();
+        }
+        if (records.through >= records.head) break;
+      }
+    } while (this.#again && !this.#stopped);
+  }
+
+  /** Polls until `stop`. */
+  start(): void {
+    const tick = () => {
+      if (this.#stopped) return;
+      this.catchUp()
+        .catch((error: unknown) => this.#onError(error))
+        .finally(() => {
+          if (!this.#stopped) this.#timer = setTimeout(tick, this.#pollIntervalMs);
+        });
+    };
+    tick();
+  }
+
+  /** Resolves true once the replica has applied `sequence`, false if `timeoutMs` passes first. */
+  waitFor(sequence: number, timeoutMs: number): Promise<boolean> {
+    if (this.#target.appliedSequence() >= sequence) return Promise.resolve(true);
+    const reached = new Promise<boolean>((resolve) => {
+      const waiter: Waiter = {
+        sequence,
+        resolve,
+        timer: setTimeout(() => {
+          this.#waiters.delete(waiter);
+          resolve(false);
+        }, timeoutMs),
+      };
+      this.#waiters.add(waiter);
+    });
+    this.catchUp().catch((error: unknown) => this.#onError(error));
+    return reached;
+  }
+
+  #settleWaiters(): void {
+    const applied = this.#target.appliedSequence();
+    for (const waiter of this.#waiters) {
+      if (waiter.sequence > applied) continue;
+      clearTimeout(waiter.timer);
+      this.#waiters.delete(waiter);
+      waiter.resolve(true);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    for (const waiter of this.#waiters) {
+      clearTimeout(waiter.timer);
+      waiter.resolve(false);
+    }
+    this.#waiters.clear();
+    await this.#catchingUp?.catch(() => undefined);
+  }
+}
