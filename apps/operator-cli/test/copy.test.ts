@@ -89,7 +89,9 @@ describe('pnpm catalog copy into PostgreSQL', () => {
     expect(copied.stderr).toBe('');
     expect(copied.code).toBe(0);
     expect(copied.stdout).toMatch(
-      new RegExp(`copied ${join(dir, 'catalog.sqlite')} to PostgreSQL [^ ]+/${database.name} in \\d+\\.\\d s`),
+      new RegExp(
+        `copied ${join(dir, 'catalog.sqlite')} to PostgreSQL [^ ]+/${database.name} in \\d+\\.\\d s`,
+      ),
     );
     expect(copied.stdout).toMatch(/^ {2}products +50$/m);
     expect(copied.stdout).toMatch(/^ {2}change_feed +\d+$/m);

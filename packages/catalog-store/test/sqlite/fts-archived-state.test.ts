@@ -108,7 +108,8 @@ describe('archived state in the product full-text index', () => {
       databasePath: path,
       dir,
       location: { engine: 'sqlite', databasePath: path },
-      dispose: async () => store.close() };
+      dispose: async () => store.close(),
+    };
     expect(await store.productSearch.search({ q: 'flange', size: 1 })).toMatchObject({ total: 3 });
     expect(await store.productSearch.search({ q: 'flange', size: 1, includeArchived: true })).toMatchObject({
       total: 4,

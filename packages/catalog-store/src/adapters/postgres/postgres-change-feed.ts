@@ -18,7 +18,12 @@ const SELECT_CHANGES =
   'SELECT sequence, entity, entity_id, changed_at FROM change_feed WHERE sequence > $1 ORDER BY sequence LIMIT $2';
 
 function toChange(row: ChangeRow): Change {
-  return { sequence: row.sequence, entity: row.entity, entityId: row.entity_id, changedAt: toIso(row.changed_at) };
+  return {
+    sequence: row.sequence,
+    entity: row.entity,
+    entityId: row.entity_id,
+    changedAt: toIso(row.changed_at),
+  };
 }
 
 function idsOf(changes: readonly Change[], entity: ChangeEntity): string[] {
@@ -71,13 +76,16 @@ export class PostgresChangeFeed implements ChangeFeed {
         [productIds],
       );
       const brandIds = idsOf(changes, 'brand');
-      const brandSlugs = [...new Set(products.map((product) => product.brandSlug).filter((slug) => slug !== ''))];
+      const brandSlugs = [
+        ...new Set(products.map((product) => product.brandSlug).filter((slug) => slug !== '')),
+      ];
       const brands = await client.query<BrandRow>(
         `SELECT ${BRAND_COLUMNS} FROM brands WHERE id = ANY($1) OR slug = ANY($2) ORDER BY seq`,
         [brandIds, brandSlugs],
       );
       const channelSlugs = new Set(idsOf(changes, 'web-channel'));
-      for (const product of products) for (const slug of Object.keys(product.webVisibility)) channelSlugs.add(slug);
+      for (const product of products)
+        for (const slug of Object.keys(product.webVisibility)) channelSlugs.add(slug);
       const channels = await client.query<ChannelRow>(`${SELECT_CHANNEL} WHERE slug = ANY($1) ORDER BY id`, [
         [...channelSlugs],
       ]);

@@ -9,7 +9,6 @@ export interface MigrationReport {
   applied: string[];
 }
 
-
 function currentVersion(db: DatabaseSync): number {
   const row = db.prepare('SELECT max(version) AS version FROM schema_migrations').get() as {
     version: number | null;

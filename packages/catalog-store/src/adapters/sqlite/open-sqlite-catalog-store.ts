@@ -87,7 +87,10 @@ export function openSqliteCatalogStore(options: SqliteCatalogStoreOptions): Cata
 }
 
 /** The store and its writer connection, for the search replica (replica/), which writes rows as they are. */
-export function openSqliteCatalogue(options: SqliteCatalogStoreOptions): { store: CatalogStore; db: DatabaseSync } {
+export function openSqliteCatalogue(options: SqliteCatalogStoreOptions): {
+  store: CatalogStore;
+  db: DatabaseSync;
+} {
   const db = openDatabase(options.databasePath);
   migrate(db);
   setBeforeCommit(db, () => refreshStaleSearchDocuments(db));

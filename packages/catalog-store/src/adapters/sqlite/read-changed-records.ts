@@ -37,8 +37,11 @@ export function readChangedRecords(db: DatabaseSync, after: number, limit: numbe
     // The brands and channels the products refer to come along, so that a replica never holds a
     // product whose brand or channel it has not seen.
     const brandSlugs = JSON.stringify([...new Set(products.map((product) => product.brandSlug))]);
-    const channelSlugs = new Set(changes.filter((change) => change.entity === 'web-channel').map((change) => change.entityId));
-    for (const product of products) for (const slug of Object.keys(product.webVisibility)) channelSlugs.add(slug);
+    const channelSlugs = new Set(
+      changes.filter((change) => change.entity === 'web-channel').map((change) => change.entityId),
+    );
+    for (const product of products)
+      for (const slug of Object.keys(product.webVisibility)) channelSlugs.add(slug);
     const channels = statement(
       db,
       'SELECT slug, name, created_at FROM web_channels WHERE slug IN (SELECT value FROM json_each(?)) ORDER BY id',

@@ -26,7 +26,9 @@ export class SqliteChangeFeed implements ChangeFeed {
     statement(this.#db, "INSERT INTO meta (key, value) VALUES ('feed_origin', ?) ON CONFLICT DO NOTHING").run(
       randomUUID(),
     );
-    const row = statement(this.#db, "SELECT value FROM meta WHERE key = 'feed_origin'").get() as { value: string };
+    const row = statement(this.#db, "SELECT value FROM meta WHERE key = 'feed_origin'").get() as {
+      value: string;
+    };
     return row.value;
   }
 

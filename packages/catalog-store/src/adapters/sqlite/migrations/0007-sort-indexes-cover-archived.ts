@@ -1,6 +1,6 @@
+import type { Migration } from '../../migration.ts';
 import { MERGE_PRODUCT_FTS } from '../compact-full-text-index.ts';
 import { SORT_INDEXES } from './0001-initial-schema.ts';
-import type { Migration } from '../../migration.ts';
 
 /**
  * The sort indexes carry `archived` after (column, seq), so that a walk which skips archived
