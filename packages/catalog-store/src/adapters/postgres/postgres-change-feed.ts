@@ -70,11 +70,16 @@ export class PostgresChangeFeed implements ChangeFeed {
       const changes = (await client.query<ChangeRow>(SELECT_CHANGES, [after, limit])).rows.map(toChange);
       const head = await feedHead(client);
       const productIds = idsOf(changes, 'product');
-      const products = await readProducts(
-        client,
-        'p.id = ANY($1) OR p.seq IN (SELECT product_seq FROM product_relations WHERE related_id = ANY($1))',
-        [productIds],
-      );
+      // One indexed lookup per side (an OR of the two would scan the table).
+      const products =
+        productIds.length === 0
+          ? []
+          : await readProducts(
+              client,
+              `p.seq IN (SELECT seq FROM products WHERE id = ANY($1)
+                 UNION SELECT product_seq FROM product_relations WHERE related_id = ANY($1))`,
+              [productIds],
+            );
       const brandIds = idsOf(changes, 'brand');
       const brandSlugs = [
         ...new Set(products.map((product) => product.brandSlug).filter((slug) => slug !== '')),
