@@ -27,6 +27,12 @@ const PARTS = [
     file: 'bulk-load-results.json',
     title: 'Bulk load: seed and import',
   },
+  {
+    part: 'postgres',
+    dir: 'packages/catalog-store',
+    file: 'postgres-results.json',
+    title: 'PostgreSQL deployment',
+  },
   { part: 'api', dir: 'apps/catalog-api', title: 'API: GET /products/search' },
   { part: 'sync', dir: 'packages/sdk', title: 'Sync: SDK full pass' },
 ];
@@ -416,7 +422,128 @@ function loadGoals(results) {
   });
 }
 
-const GOALS = { auth: authGoals, search: searchGoals, load: loadGoals, api: apiGoals, sync: syncGoals };
+/** The PostgreSQL deployment's goals, stated at 1M products (packages/catalog-store/bench/postgres-bench.ts). */
+const PG_IMPORT_PER_SECOND = 20_000;
+const PG_QUERY_P99_MS = { 'c1 p99': 50, 'c8 p99': 100 };
+const PG_KEYSET_P99_MS = 3;
+const PG_LAG_P99_MS = 1_000;
+const PG_COPY_SECONDS = 120;
+const PG_IMPORT = 'bulk import into PostgreSQL (seedCatalogue, empty database)';
+const PG_REPLICA_BUILD = 'replica initial build (openCatalogStore, empty replica directory)';
+const PG_COPY = 'catalog copy of the embedded catalogue into an empty database';
+const PG_QUERIES = ': queries (ms), PostgreSQL deployment vs embedded';
+const PG_LAG = ': write-to-searchable lag (ms)';
+const PG_KEYSET = 'sync keyset page at depth';
+const PG_LAG_SEARCHED = 'the next search';
+const PG_LAG_BACKGROUND = 'a replica nothing searches';
+
+/** The run's size the goals are read at: 1M products when it ran, else its largest. */
+function postgresGoalSize(results) {
+  const sizes = [...new Set(results.figures.map((f) => f.group.split(':')[0]))];
+  return sizes.includes(GOAL_GROUP) ? GOAL_GROUP : sizes.at(-1);
+}
+
+/** The PostgreSQL part's figure at `size` in the group `suffix` names, whose name starts with `name`. */
+const postgresFigure = (results, size, suffix, name, metric) =>
+  results.figures.find(
+    (f) => f.group === `${size}${suffix}` && f.name.startsWith(name) && f.metric === metric,
+  );
+
+const slowestQuery = (results, size, metric) =>
+  results.figures
+    .filter((f) => f.group === `${size}${PG_QUERIES}` && f.metric === metric)
+    .reduce((a, b) => (a === undefined || b.value > a.value ? b : a), undefined);
+
+function postgresGoals(results) {
+  const size = postgresGoalSize(results);
+  const at = (goal, outcome) => {
+    if (outcome === null) return { goal, measured: 'not measured', status: 'not evaluated' };
+    if (size === GOAL_GROUP) return { goal, ...outcome };
+    return {
+      goal,
+      measured: `${outcome.measured} (at ${size}; run \`BENCH_PRODUCTS=1000000\` to evaluate it)`,
+      status: 'not evaluated',
+    };
+  };
+  const p99Goal = (metric) => {
+    const bound = PG_QUERY_P99_MS[metric];
+    const rows = results.figures.filter((f) => f.group === `${size}${PG_QUERIES}` && f.metric === metric);
+    const over = rows.filter((f) => f.value > bound);
+    const worst = slowestQuery(results, size, metric);
+    return at(
+      `every query type p99 ≤ ${bound} ms at ${metric.split(' ')[0]}`,
+      worst === undefined
+        ? null
+        : {
+            measured:
+              over.length === 0
+                ? `slowest: ${worst.name} ${num(worst.value)} ms (embedded ${num(worst.baseline)} ms)`
+                : `${over.length} of ${rows.length} over: ${over.map((f) => `${f.name} ${num(f.value)} ms`).join('; ')}`,
+            status: verdict(over.length === 0),
+          },
+    );
+  };
+  const bounded = (goal, figure, bound) =>
+    at(
+      goal,
+      figure === undefined
+        ? null
+        : { measured: withUnit(figure.value, figure.unit), status: verdict(figure.value <= bound) },
+    );
+  const imported = find(results, PG_IMPORT, size);
+  const build = find(results, PG_REPLICA_BUILD, size);
+  const keyset = postgresFigure(results, size, PG_QUERIES, PG_KEYSET, 'c1 p99');
+  return [
+    at(
+      `bulk import into PostgreSQL ≥ ${num(PG_IMPORT_PER_SECOND)} products/s`,
+      imported === undefined
+        ? null
+        : {
+            measured: `${num(imported.value)} products/s (SQLite seed ${num(imported.baseline)}/s = ${ratio(imported.ratio)})`,
+            status: verdict(imported.value >= PG_IMPORT_PER_SECOND),
+          },
+    ),
+    {
+      goal: 'replica initial build: none stated',
+      measured:
+        build === undefined
+          ? 'not measured'
+          : `${num(build.value)} s (${num(find(results, 'replica initial build rate', size)?.value)} products/s)`,
+      status: '—',
+    },
+    p99Goal('c1 p99'),
+    p99Goal('c8 p99'),
+    bounded(
+      `keyset sync page p99 ≤ ${PG_KEYSET_P99_MS} ms (${keyset?.name ?? PG_KEYSET}, c1)`,
+      keyset,
+      PG_KEYSET_P99_MS,
+    ),
+    bounded(
+      `write-to-searchable lag p99 ≤ ${num(PG_LAG_P99_MS)} ms: the next search finds the write`,
+      postgresFigure(results, size, PG_LAG, PG_LAG_SEARCHED, 'p99'),
+      PG_LAG_P99_MS,
+    ),
+    bounded(
+      `write-to-searchable lag p99 ≤ ${num(PG_LAG_P99_MS)} ms: applied with no search asking`,
+      postgresFigure(results, size, PG_LAG, PG_LAG_BACKGROUND, 'p99'),
+      PG_LAG_P99_MS,
+    ),
+    bounded(
+      `catalog copy of the embedded catalogue < ${PG_COPY_SECONDS} s`,
+      find(results, PG_COPY, size),
+      PG_COPY_SECONDS,
+    ),
+  ];
+}
+
+const GOALS = {
+  auth: authGoals,
+  search: searchGoals,
+  load: loadGoals,
+  postgres: postgresGoals,
+  api: apiGoals,
+  sync: syncGoals,
+};
 
 // ---- summary: one headline row per part and goal
 
@@ -515,6 +642,22 @@ function summaryRows(part, results) {
           row(loop, largest === GOAL_GROUP ? goalText(goals.at(-1)) : 'goal at 1M: ≤ 20 ms (not evaluated)'),
         );
       return rows;
+    }
+    case 'postgres': {
+      const size = postgresGoalSize(results);
+      const headline = (figure, goal, label) =>
+        figure === undefined
+          ? []
+          : [row({ ...figure, group: size, name: `${label}${figure.name}` }, goalText(goal))];
+      return [
+        ...headline(find(results, PG_IMPORT, size), goals[0], ''),
+        ...headline(slowestQuery(results, size, 'c1 p99'), goals[2], 'slowest query type: '),
+        ...headline(slowestQuery(results, size, 'c8 p99'), goals[3], 'slowest query type: '),
+        ...headline(postgresFigure(results, size, PG_QUERIES, PG_KEYSET, 'c1 p99'), goals[4], ''),
+        ...headline(postgresFigure(results, size, PG_LAG, PG_LAG_SEARCHED, 'p99'), goals[5], 'lag: '),
+        ...headline(postgresFigure(results, size, PG_LAG, PG_LAG_BACKGROUND, 'p99'), goals[6], 'lag: '),
+        ...headline(find(results, PG_COPY, size), goals[7], ''),
+      ];
     }
     default:
       return [];

@@ -4,53 +4,37 @@
 // The same-run baseline of the query table: each query type straight through the engine on the main
 // thread (no worker pool, no hop, no cursor signing). Results also go to .bench/results.json for
 // scripts/performance-report.mjs.
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { DatabaseSync } from 'node:sqlite';
 import { openDatabase } from '../src/adapters/sqlite/open-database.ts';
 import { readProductsBySeq } from '../src/adapters/sqlite/read-products.ts';
 import { readSearchDocuments } from '../src/adapters/sqlite/search/read-search-documents.ts';
 import { type Materialise, runProductSearch } from '../src/adapters/sqlite/search/run-product-search.ts';
 import {
-  type CatalogStore,
   catalogDatabasePath,
   externalProductJson,
   openSqliteCatalogStore,
   type ProductSearchQuery,
   type ProductView,
   REPORTED_TOTAL_CAP,
-  rewriteLatestProducts,
-  seedCatalogue,
 } from '../src/index.ts';
 import { normaliseProductQuery } from '../src/search/normalise-product-query.ts';
-
-const SIZES = (process.env.BENCH_PRODUCTS ?? '100000').split(',').map(Number);
-const DATA_ROOT = process.env.BENCH_DATA_DIR ?? join(tmpdir(), 'catalog-bench');
-const SEED = 'bench';
-const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 40);
-const TYPE_BUDGET_MS = Number(process.env.BENCH_TYPE_BUDGET_MS ?? 6000);
-/** Optional substring: measure only the query types whose label contains it. */
-const ONLY = process.env.BENCH_ONLY;
-
-interface Sample {
-  label: string;
-  next: () => ProductSearchQuery;
-  /** Runs at c1 (twice as many at c8), when not ITERATIONS. */
-  iterations?: number;
-}
-
-/**
- * Keyset pages take about a millisecond, and their goal (≤ 2 ms) is a tail: the p99 of 40 runs is
- * their maximum, so they get ten times the runs, over 200 different pages.
- */
-const KEYSET_ITERATIONS = ITERATIONS * 10;
-
-/** The view the API searches with: the caller's channel, every field. */
-function apiView(query: ProductSearchQuery): ProductView {
-  return { channel: query.channel ?? null, withRelationCodes: false };
-}
+import { DATA_ROOT, loadSqliteCatalogue, SEED, SIZES } from './bench-catalogue.ts';
+import { type Figure, figure, fmt, round } from './bench-figures.ts';
+import {
+  apiView,
+  ITERATIONS,
+  KEYSET_ITERATIONS,
+  measure,
+  ONLY,
+  percentile,
+  type Sample,
+  selectedMix,
+  TYPE_BUDGET_MS,
+  warm,
+} from './query-mix.ts';
 
 /** Hits as the API's worker builds them: stored documents, records only where none is stored. */
 const asDocuments =
@@ -64,171 +48,6 @@ const fromRecords =
   (db, seqs) =>
     readProductsBySeq(db, seqs).map((record) => externalProductJson(record, view));
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
-
-function rotating<T>(items: readonly T[]): () => T {
-  let i = 0;
-  return () => items[i++ % items.length] as T;
-}
-
-/** Products written again after the load, the newest batch the incremental-sync queries ask for. */
-const LATEST_BATCH = 5000;
-
-/** Whether the catalogue has a newest batch: more than one updatedAt. */
-function hasLatestBatch(db: DatabaseSync): boolean {
-  return (
-    db.prepare('SELECT DISTINCT updated_at FROM products ORDER BY updated_at DESC LIMIT 1 OFFSET 1').get() !==
-    undefined
-  );
-}
-
-async function load(dir: string, products: number): Promise<{ seconds: number; reused: boolean }> {
-  const path = catalogDatabasePath(dir);
-  if (existsSync(path)) {
-    const db = new DatabaseSync(path, { readOnly: true });
-    const n = (db.prepare('SELECT count(*) AS n FROM products').get() as { n: number }).n;
-    const latest = n > 0 && hasLatestBatch(db);
-    db.close();
-    if (n === products) {
-      if (!latest) {
-        const store = openSqliteCatalogStore({ databasePath: path, searchWorkers: 1 });
-        await rewriteLatestProducts(store, { products, seed: SEED }, LATEST_BATCH);
-        await store.close();
-      }
-      return { seconds: Number.NaN, reused: true };
-    }
-    rmSync(dir, { recursive: true, force: true });
-  }
-  mkdirSync(dir, { recursive: true });
-  const store = openSqliteCatalogStore({ databasePath: path, searchWorkers: 1 });
-  const started = performance.now();
-  let lastReport = started;
-  await seedCatalogue(store, {
-    products,
-    seed: SEED,
-    batchSize: 5000,
-    onProgress: ({ written, total }) => {
-      if (performance.now() - lastReport > 10_000) {
-        lastReport = performance.now();
-        process.stderr.write(`  loaded ${written}/${total}\n`);
-      }
-    },
-  });
-  const seconds = (performance.now() - started) / 1000;
-  // A load into an empty catalogue gives every product one updatedAt (one transaction).
-  await rewriteLatestProducts(store, { products, seed: SEED }, LATEST_BATCH);
-  await store.close();
-  return { seconds, reused: false };
-}
-
-function sampleValues(path: string) {
-  const db = new DatabaseSync(path, { readOnly: true });
-  const rows = db
-    .prepare(
-      'SELECT product_code, erp_code, brand_name, updated_at FROM products WHERE archived = 0 AND seq % 997 = 1',
-    )
-    .all() as Array<{ product_code: string; erp_code: string; brand_name: string; updated_at: number }>;
-  // The load wrote the newest batch again after the rest (load()): "after the second-newest stamp" is that batch.
-  const recent = (
-    db
-      .prepare('SELECT DISTINCT updated_at FROM products ORDER BY updated_at DESC LIMIT 1 OFFSET 1')
-      .get() as {
-      updated_at: number;
-    }
-  ).updated_at;
-  db.close();
-  return {
-    codes: rows.map((r) => r.product_code),
-    erpCodes: rows.map((r) => r.erp_code).filter((c) => c !== ''),
-    brands: [...new Set(rows.map((r) => r.brand_name))],
-    recentIso: new Date(recent).toISOString(),
-  };
-}
-
-async function deepTokens(store: CatalogStore, query: ProductSearchQuery, depthPages: number, count: number) {
-  const tokens: string[] = [];
-  const view = apiView(query);
-  let page = await store.productSearch.searchDocuments({ ...query, size: 100 }, view);
-  for (let i = 0; i < depthPages + count && page.syncToken !== null; i += 1) {
-    if (i >= depthPages) tokens.push(page.syncToken);
-    page = await store.productSearch.searchDocuments(
-      { ...query, size: 100, syncToken: page.syncToken },
-      view,
-    );
-  }
-  return tokens;
-}
-
-async function mix(store: CatalogStore, path: string, products: number): Promise<Sample[]> {
-  const values = sampleValues(path);
-  const sync: ProductSearchQuery = { updatedAfter: '1970-01-01T00:00:00Z' };
-  const deepPages = Math.min(Math.floor(products / 100) - 50, 2000);
-  const deep = rotating(await deepTokens(store, sync, deepPages, 200));
-  const sortedDeep = rotating(
-    await deepTokens(store, { sort: 'name', order: 'asc' }, Math.min(deepPages, 300), 200),
-  );
-  const oneTerm = rotating(['elbow', 'drill', 'radiator', 'valve', 'cable', 'socket', 'brass', 'compact']);
-  const twoTerms = rotating(['brass elbow', 'combi drill', 'panel radiator', 'ball valve', 'chrome socket']);
-  const threeTerms = rotating(['compact chrome radiator', 'premium brass elbow', 'heavy-duty combi drill']);
-  const code = rotating(values.codes);
-  const erp = rotating(values.erpCodes);
-  const brand = rotating(values.brands);
-  const sorts = [
-    'name',
-    'code',
-    'brand',
-    'price',
-    'category',
-    'department',
-    'subDepartment',
-    'supplierCost',
-    'createdAt',
-    'updatedAt',
-  ] as const;
-  return [
-    { label: 'q 1 term', next: () => ({ q: oneTerm() }) },
-    { label: 'q 2 terms', next: () => ({ q: twoTerms() }) },
-    { label: 'q 3 terms', next: () => ({ q: threeTerms() }) },
-    { label: 'q prefix "rad"', next: () => ({ q: 'rad' }) },
-    { label: 'identifier productCode', next: () => ({ q: code() }) },
-    { label: 'identifier erpCode', next: () => ({ q: erp() }) },
-    { label: 'brandName filter', next: () => ({ brandName: brand() }) },
-    { label: 'brandName + q', next: () => ({ brandName: brand(), q: oneTerm() }) },
-    ...sorts.map(
-      (sort, i): Sample => ({
-        label: `sort ${sort}`,
-        next: () => ({ sort, order: i % 2 === 0 ? 'asc' : 'desc' }),
-      }),
-    ),
-    { label: 'q 1 term + sort price', next: () => ({ q: oneTerm(), sort: 'price', order: 'asc' }) },
-    { label: 'q 2 terms + sort name', next: () => ({ q: twoTerms(), sort: 'name', order: 'asc' }) },
-    { label: 'displayOnWeb (bound channel)', next: () => ({ displayOnWeb: true, channel: 'main-site' }) },
-    {
-      label: 'offset from=5000 sort name',
-      next: () => ({ sort: 'name', order: 'asc', from: 5000, size: 20 }),
-    },
-    { label: 'sync first page (1970, size 100)', next: () => ({ ...sync, size: 100 }) },
-    { label: 'sync incremental (last batch)', next: () => ({ updatedAfter: values.recentIso, size: 100 }) },
-    {
-      label: `sync keyset page at depth ${deepPages * 100}`,
-      next: () => ({ ...sync, size: 100, syncToken: deep() }),
-      iterations: KEYSET_ITERATIONS,
-    },
-    {
-      label: 'keyset page sort name',
-      next: () => ({ sort: 'name', order: 'asc', size: 100, syncToken: sortedDeep() }),
-      iterations: KEYSET_ITERATIONS,
-    },
-    { label: 'aggregations q 1 term', next: () => ({ q: oneTerm(), includeAggregations: true }) },
-    { label: 'aggregations q 2 terms', next: () => ({ q: twoTerms(), includeAggregations: true }) },
-    { label: 'aggregations brandName', next: () => ({ brandName: brand(), includeAggregations: true }) },
-    { label: 'aggregations whole catalogue', next: () => ({ includeAggregations: true }) },
-  ];
-}
-
 interface Row {
   label: string;
   c1p50: number;
@@ -236,22 +55,6 @@ interface Row {
   c8p50: number;
   c8p99: number;
   n: number;
-}
-
-async function measure(store: CatalogStore, sample: Sample, concurrency: number): Promise<number[]> {
-  const latencies: number[] = [];
-  const started = performance.now();
-  const target = (sample.iterations ?? ITERATIONS) * (concurrency === 1 ? 1 : 2);
-  const loop = async () => {
-    while (latencies.length < target && performance.now() - started < TYPE_BUDGET_MS) {
-      const t = performance.now();
-      const query = sample.next();
-      await store.productSearch.searchDocuments(query, apiView(query));
-      latencies.push(performance.now() - t);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, loop));
-  return latencies;
 }
 
 /**
@@ -336,47 +139,19 @@ function queriesInEngine(path: string, samples: readonly Sample[]): Map<string, 
   return times;
 }
 
-interface Figure {
-  name: string;
-  value: number;
-  unit: string;
-  baseline?: number;
-  ratio?: number;
-  group?: string;
-  metric?: string;
-}
-
-const round = (value: number) => Number(value.toPrecision(4));
-
-function figure(name: string, value: number, unit: string, more: Partial<Figure> = {}): Figure {
-  const out: Figure = { name, value: round(value), unit, ...more };
-  if (more.baseline !== undefined) {
-    out.baseline = round(more.baseline);
-    out.ratio = round(value / more.baseline);
-  }
-  return out;
-}
-
 const figures: Figure[] = [];
 /** Sizes whose database was reused from DATA_ROOT, so their bulk load was not measured. */
 const reused: number[] = [];
 
-const fmt = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms.toFixed(0));
-
 async function benchSize(products: number): Promise<void> {
   const dir = join(DATA_ROOT, String(products));
   process.stderr.write(`\n== ${products} products (${dir})\n`);
-  const loaded = await load(dir, products);
+  const loaded = await loadSqliteCatalogue(dir, products);
   const path = catalogDatabasePath(dir);
   const fileMb = (statSync(path).size / 1024 / 1024).toFixed(0);
   const store = openSqliteCatalogStore({ databasePath: path, searchTimeoutMs: 120_000 });
-  const samples = (await mix(store, path, products)).filter(
-    (s) => ONLY === undefined || s.label.includes(ONLY),
-  );
-  for (const sample of samples) {
-    const query = sample.next();
-    await store.productSearch.searchDocuments(query, apiView(query));
-  }
+  const samples = await selectedMix(store, path, products);
+  await warm(store, samples);
 
   const loopDelay = monitorEventLoopDelay({ resolution: 1 });
   const rows: Row[] = [];
