@@ -79,6 +79,13 @@ export async function openCatalogStore(options: OpenCatalogStoreOptions): Promis
   let closed: Promise<void> | undefined;
   return {
     ...records,
+    // A load is one transaction on PostgreSQL: the instance answers searches once its replica
+    // holds all of it (the API's demo load at first start happens before it listens).
+    loadIfEmpty: async (snapshot) => {
+      const loaded = await records.loadIfEmpty(snapshot);
+      await follower.catchUp();
+      return loaded;
+    },
     ...search,
     close: () => {
       closed ??= (async () => {

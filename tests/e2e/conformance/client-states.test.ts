@@ -139,7 +139,7 @@ describe('3 transitions', () => {
   it('[3 rule 2][5 rule 9] a client past expiresAt cannot obtain tokens, and its existing tokens stop working', async () => {
     const created = await createClient(['products.read'], { expiresInDays: 1 });
     const before = await token(created);
-    ageClientPastExpiry(stack, created.clientId);
+    await ageClientPastExpiry(stack, created.clientId);
     expect(await exchange(created)).toMatchObject({ status: 400, body: { error: 'invalid_client' } });
     expect((await call('/products/search?size=1', { token: before })).status).toBe(403);
   });
@@ -166,12 +166,12 @@ describe('3 transitions', () => {
     await revoke(created.clientId);
     expect((await call('/products/search?size=1', { token: before })).status).toBe(403);
     // The table the check reads goes away (as an unreachable client store would); products stay readable.
-    renameClientsTable(stack, 'm2m_clients', 'm2m_clients_unreachable');
+    await renameClientsTable(stack, 'm2m_clients', 'm2m_clients_unreachable');
     try {
       const during = await call('/products/search?size=1', { token: before });
       expect(during.status).toBe(200);
     } finally {
-      renameClientsTable(stack, 'm2m_clients_unreachable', 'm2m_clients');
+      await renameClientsTable(stack, 'm2m_clients_unreachable', 'm2m_clients');
     }
     expect((await call('/products/search?size=1', { token: before })).status).toBe(403);
   });

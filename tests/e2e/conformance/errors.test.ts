@@ -1,8 +1,9 @@
 // Spec part 7: status codes, the error body, the codes, and the retry classification as the SDK applies
 // it against the real servers. A stack whose search budget is 1 ms gives the 504 (no search can answer
 // within it: the first one even waits for the worker pool to start); faults in the database of a third
-// (an index or the full-text table gone, a table gone) give the 503s and the generic 500.
-import { DatabaseSync } from 'node:sqlite';
+// (an index or the full-text table gone, a table gone) give the 503s and the generic 500. The search
+// faults are made where the API searches (the SQLite file, or on PostgreSQL the API's search
+// replica), the table fault where the records are.
 import type { ProductSearchResponse } from '@catalog/contracts';
 import {
   BadRequestError,
@@ -11,9 +12,14 @@ import {
   NotFoundError,
   ServerError,
 } from '@catalog/sdk';
-import { catalogDatabasePath } from '@catalog/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type E2EStack, startE2EStack } from '../support/stack.ts';
+import {
+  openSqliteConnection,
+  openStoreConnection,
+  type StoreConnection,
+  searchDatabasePath,
+} from '../support/store-connection.ts';
 import { type Call, contractCall } from './support/contract.ts';
 import { adminToken, type M2MCaller, m2mCaller, sdkClient } from './support/people.ts';
 
@@ -198,14 +204,18 @@ describe('7.4 retry classification, as the SDK applies it to real answers', () =
 });
 
 describe('7.1 5xx, 7.3 completeness codes and 7.4 5xx: a 1 ms search time budget and a damaged database', () => {
-  const withDatabase = (statement: string) => {
-    const db = new DatabaseSync(catalogDatabasePath(faulty.dataDir));
+  const damage = async (db: StoreConnection, statement: string) => {
     try {
-      db.exec('PRAGMA busy_timeout = 5000');
-      db.exec(statement);
+      await db.exec(statement);
     } finally {
-      db.close();
+      await db.close();
     }
+  };
+  const damageSearch = (statement: string) =>
+    damage(openSqliteConnection(searchDatabasePath(faulty.location)), statement);
+  const damageRecords = async (statement: Record<StoreConnection['engine'], string>) => {
+    const db = await openStoreConnection(faulty.location);
+    await damage(db, statement[db.engine]);
   };
 
   it('[7.1 504][7.3 SEARCH_TIMEOUT][4.1 /products/search errors] a query over its time budget is 504 SEARCH_TIMEOUT, never a partial page', async () => {
@@ -220,7 +230,7 @@ describe('7.1 5xx, 7.3 completeness codes and 7.4 5xx: a 1 ms search time budget
   });
 
   it('[7.1 503][7.3 SEARCH_INCOMPLETE][4.1 /products/search errors][7.4 5xx] a search that cannot complete is 503 SEARCH_INCOMPLETE; the SDK retries it three times in all', async () => {
-    withDatabase('DROP TABLE product_fts');
+    await damageSearch('DROP TABLE product_fts');
     const reply = await settled('/products/search?q=drill');
     expect(reply.status).toBe(503);
     expect(reply.body).toMatchObject({ error: 'SEARCH_INCOMPLETE' });
@@ -231,14 +241,17 @@ describe('7.1 5xx, 7.3 completeness codes and 7.4 5xx: a 1 ms search time budget
   });
 
   it('[7.1 503][7.3 IDENTIFIER_LOOKUP_INCOMPLETE] an identifier lookup that cannot complete is 503 IDENTIFIER_LOOKUP_INCOMPLETE', async () => {
-    withDatabase('DROP INDEX products_product_code_key; DROP INDEX products_erp_code_key;');
+    await damageSearch('DROP INDEX products_product_code_key; DROP INDEX products_erp_code_key;');
     const reply = await settled(`/products/search?q=${encodeURIComponent(knownCode)}`);
     expect(reply.status).toBe(503);
     expect(reply.body).toMatchObject({ error: 'IDENTIFIER_LOOKUP_INCOMPLETE' });
   });
 
   it('[7.1 500][7.3 INTERNAL_ERROR][7.2 error][7.4 5xx] an unexpected failure is a generic 500 without a code; the SDK retries it three times in all', async () => {
-    withDatabase('PRAGMA foreign_keys = OFF; DROP TABLE brands;');
+    await damageRecords({
+      sqlite: 'PRAGMA foreign_keys = OFF; DROP TABLE brands;',
+      postgres: 'DROP TABLE brands CASCADE',
+    });
     const reply = await faultyCall('/brands', { token: faultyReader.token });
     expect(reply.status).toBe(500);
     expect(Object.keys(reply.body as object).sort()).toEqual(['message', 'requestId']);

@@ -163,7 +163,7 @@ describe('2.5 and 5: the access token', () => {
 
   it('[2.5 expires_in][8 Access-token lifetime][9 token lifetime] an older client gets 86400 s, a newer one 3600 s: expires_in tells which', async () => {
     const older = await createClient(['products.read']);
-    makeOlderClient(stack, older.clientId);
+    await makeOlderClient(stack, older.clientId);
     const reply = await tokenRequest(stack, {
       grant_type: 'client_credentials',
       client_id: older.clientId,

@@ -1,8 +1,12 @@
-// kill -9 of either server in the middle of work, then a restart on the same DATA_DIR: the catalog
-// API during a burst of admin writes and during an integrator's sync, the token server during token
-// requests. After each: SQLite's integrity and foreign-key checks pass, no product is half-written,
-// every acknowledged write is there, and the sync converges on the catalogue.
-import { mkdtemp, rm } from 'node:fs/promises';
+// kill -9 in the middle of work, on either engine: of either server, then a restart on the same
+// DATA_DIR and database (the catalog API during a burst of admin writes and during an integrator's
+// sync, the token server during token requests), and of the operator CLI during a bulk import. After
+// each: no product is half-written, every acknowledged write is there, the engine's own checks pass
+// and what it keeps beside the records agrees with them (crash-consistency.ts), and the sync or the
+// import run again converges on the catalogue.
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Product } from '@catalog/contracts';
@@ -11,18 +15,17 @@ import { requestAccessToken } from '@catalog/server-runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { report, settings } from '../support/settings.ts';
 import { type Credentials, type E2EStack, startE2EStack } from '../support/stack.ts';
-import { openStoreReader, type StoreReader } from '../support/store-snapshot.ts';
+import { openStoreConnection, type StoreConnection } from '../support/store-connection.ts';
 import {
   FAULT_CHANNEL,
-  facetCountProblems,
   faultCode,
   faultProduct,
   faultProductsOnDisk,
-  integrityProblems,
+  storeProblems,
 } from './crash-consistency.ts';
 
 let stack: E2EStack;
-let reader: StoreReader;
+let db: StoreConnection;
 let admin: string;
 let relatedIds: string[];
 let dir: string;
@@ -36,22 +39,21 @@ beforeAll(async () => {
     body: { slug: FAULT_CHANNEL, name: 'Fault shop' },
   });
   expect(channel.status).toBe(201);
-  reader = openStoreReader(stack.dataDir);
-  relatedIds = reader.all('SELECT id FROM products ORDER BY seq LIMIT 3').map((row) => String(row.id));
+  db = await openStoreConnection(stack.location, { readOnly: true });
+  relatedIds = (await db.all('SELECT id FROM products ORDER BY seq LIMIT 3')).map((row) => String(row.id));
   dir = await mkdtemp(join(tmpdir(), 'e2e-faults-'));
 });
 afterAll(async () => {
-  reader?.close();
+  await db?.close();
   await stack?.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-/** The state every scenario must leave behind once the killed server is back. */
-function expectConsistentStore(): Map<string, number> {
-  expect(integrityProblems(stack.dataDir)).toEqual([]);
-  const { gens, problems } = faultProductsOnDisk(reader);
+/** The state every scenario must leave behind once the killed process is gone or back. */
+async function expectConsistentStore(): Promise<Map<string, number>> {
+  const { gens, problems } = await faultProductsOnDisk(db);
   expect(problems).toEqual([]);
-  expect(facetCountProblems(reader)).toEqual([]);
+  expect(await storeProblems(stack.location, db)).toEqual([]);
   return gens;
 }
 
@@ -128,7 +130,7 @@ describe('kill -9 and restart', () => {
       await writers.done;
       await stack.restart('api');
 
-      const gens = expectConsistentStore();
+      const gens = await expectConsistentStore();
       const { acknowledged, inDoubt } = writers.log;
       report(`round ${round}: ${writers.acks()} writes acknowledged, ${inDoubt.size} in doubt at the kill`);
       for (const [code, { gen, id }] of acknowledged) {
@@ -199,7 +201,7 @@ describe('kill -9 and restart', () => {
         expect(state.progress).not.toBeNull();
 
         await stack.restart('api');
-        expectConsistentStore();
+        await expectConsistentStore();
         const resumed = await sync({
           client,
           checkpointStore,
@@ -215,10 +217,10 @@ describe('kill -9 and restart', () => {
         );
 
         // The downstream copy equals the non-archived catalogue, read straight from the database.
-        const catalogue = reader.all(
-          'SELECT id, product_code, name, price FROM products WHERE archived = 0 ORDER BY id',
+        const catalogue = await db.all(
+          'SELECT id, product_code, name, price FROM products WHERE NOT archived',
         );
-        expect([...copy.keys()].sort()).toEqual(catalogue.map((row) => String(row.id)));
+        expect([...copy.keys()].sort()).toEqual(catalogue.map((row) => String(row.id)).sort());
         for (const row of catalogue) {
           const product = copy.get(String(row.id));
           expect({ productCode: product?.productCode, name: product?.name, price: product?.price }).toEqual({
@@ -236,14 +238,14 @@ describe('kill -9 and restart', () => {
   it('the token server killed during token requests: integrity holds, clients are intact, tokens issued before still work, new ones are issued after the restart', async () => {
     const clients: Credentials[] = [];
     for (let i = 0; i < 3; i += 1) clients.push(await stack.createClient(['products.read', 'brands.read']));
-    const clientRows = () =>
-      reader
-        .all(
+    const clientRows = async () =>
+      (
+        await db.all(
           'SELECT client_id, client_name, scopes, status, secret_hash, token_lifetime_seconds FROM m2m_clients ORDER BY client_id',
         )
-        .map((row) => JSON.stringify(row));
+      ).map((row) => JSON.stringify(row));
     for (let round = 1; round <= settings.faults.killRounds; round += 1) {
-      const before = clientRows();
+      const before = await clientRows();
       const issued: string[] = [];
       let running = true;
       const requester = async (credentials: Credentials) => {
@@ -270,8 +272,8 @@ describe('kill -9 and restart', () => {
       await requesters;
       await stack.restart('auth');
 
-      expect(integrityProblems(stack.dataDir)).toEqual([]);
-      expect(clientRows()).toEqual(before);
+      expect(await storeProblems(stack.location, db)).toEqual([]);
+      expect(await clientRows()).toEqual(before);
       report(`token round ${round}: ${issued.length} tokens issued before the kill`);
       for (const token of [issued[0] ?? '', issued.at(-1) ?? '']) {
         expect((await stack.api('/brands', { token })).status).toBe(200);
@@ -281,5 +283,52 @@ describe('kill -9 and restart', () => {
         expect((await stack.api('/brands', { token })).status).toBe(200);
       }
     }
+  });
+
+  it('the operator CLI killed during a bulk import (pnpm catalog import): every batch whole or absent with its audit event, no half-written product, and the import run again completes it', async () => {
+    // One and a half of the importer's batches of 5,000 (one transaction each): the kill falls between
+    // the first commit and the second.
+    const total = 7_500;
+    const file = join(dir, 'import.ndjson');
+    const code = (index: number) => faultCode('imp', 0, index);
+    const lines = Array.from({ length: total }, (_, index) =>
+      JSON.stringify({ id: randomUUID(), ...faultProduct(code(index), 1, relatedIds) }),
+    );
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const imported = async () =>
+      Number((await db.all("SELECT count(*) AS n FROM products WHERE product_code LIKE 'FLT-imp-%'"))[0]?.n);
+
+    const importer = stack.spawnOperator('catalog', ['import', file]);
+    let output = '';
+    for (const stream of [importer.stdout, importer.stderr])
+      stream?.on('data', (chunk: Buffer) => (output += chunk));
+    const exited = once(importer, 'exit');
+    // Killed as soon as its first batch is committed: the next ones are being checked or written.
+    while ((await imported()) === 0) {
+      if (importer.exitCode !== null) throw new Error(`import exited with ${importer.exitCode}:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    importer.kill('SIGKILL');
+    await exited;
+    const committed = await imported();
+    report(`import killed after ${committed} of ${total} products were committed`);
+    expect(committed).toBeLessThan(total);
+    // Each batch appends its audit event in the batch's own transaction: the events count exactly the
+    // products written.
+    const events = await db.all("SELECT details FROM audit_events WHERE action = 'catalogue.import-batch'");
+    const counted = events
+      .map((event) => JSON.parse(String(event.details)) as { created: number; updated: number })
+      .reduce((sum, { created, updated }) => sum + created + updated, 0);
+    expect(counted).toBe(committed);
+    await expectConsistentStore();
+
+    // Records carry their ids: the same file run again upserts what was committed and adds the rest.
+    const rerun = await stack.operator('catalog', ['import', file]);
+    expect(rerun.code, rerun.output).toBe(0);
+    expect(await imported()).toBe(total);
+    await expectConsistentStore();
+    const last = code(total - 1);
+    const found = await stack.api(`/products/search?q=${last}`, { token: admin });
+    expect((found.body as { data: Array<{ productCode: string }> }).data[0]?.productCode).toBe(last);
   });
 });

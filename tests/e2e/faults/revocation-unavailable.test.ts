@@ -3,15 +3,15 @@
 //
 // apps/catalog-api/test/revocation-fail-open.test.ts makes the client store's `get` reject ("database is
 // locked") while everything else works. End to end, on the built servers, the same fault is made in the
-// database itself: the clients table is moved out of the way (renamed by another connection, as an
-// operator's maintenance or a failed migration would), so the API's revocation check fails on the real
-// store while the catalogue tables answer; it is renamed back to restore the check. (Locking the whole
-// file would fail the catalogue reads too, and then no request could show that the token was accepted.)
-import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+// database itself (the SQLite file or the stack's PostgreSQL database): the clients table is moved out
+// of the way (renamed by another connection, as an operator's maintenance or a failed migration would),
+// so the API's revocation check fails on the real store while the catalogue tables answer; it is
+// renamed back to restore the check. (Locking the whole database would fail the catalogue reads too,
+// and then no request could show that the token was accepted.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { report } from '../support/settings.ts';
 import { type E2EStack, startE2EStack } from '../support/stack.ts';
+import { openStoreConnection, type StoreConnection } from '../support/store-connection.ts';
 
 /**
  * The short-lived token's lifetime: it has expired by the time the check is taken away, so nothing
@@ -20,26 +20,28 @@ import { type E2EStack, startE2EStack } from '../support/stack.ts';
 const SHORT_LIFETIME_S = 1;
 
 let stack: E2EStack;
-let db: DatabaseSync;
+let db: StoreConnection;
 let offline = false;
 
-const takeClientsTableOffline = () => {
-  db.exec('ALTER TABLE m2m_clients RENAME TO m2m_clients_offline');
+const takeClientsTableOffline = async () => {
+  await db.exec('ALTER TABLE m2m_clients RENAME TO m2m_clients_offline');
   offline = true;
 };
-const bringClientsTableBack = () => {
+const bringClientsTableBack = async () => {
   if (!offline) return;
-  db.exec('ALTER TABLE m2m_clients_offline RENAME TO m2m_clients');
+  await db.exec('ALTER TABLE m2m_clients_offline RENAME TO m2m_clients');
   offline = false;
 };
 
 beforeAll(async () => {
   stack = await startE2EStack({ demoProducts: 20 });
-  db = new DatabaseSync(join(stack.dataDir, 'catalog.sqlite'), { timeout: 15_000 });
+  db = await openStoreConnection(stack.location);
 });
 afterAll(async () => {
-  bringClientsTableBack();
-  db?.close();
+  if (db !== undefined) {
+    await bringClientsTableBack();
+    await db.close();
+  }
   await stack?.stop();
 });
 
@@ -57,7 +59,8 @@ describe('revocation check unavailable (fail-open until expiry)', () => {
     const shortLived = await stack.createClient(['brands.read']);
     const bystander = await stack.createClient(['brands.read']);
     // A client whose tokens live a few seconds, as a per-client lifetime allows (legacy clients have 86400 s).
-    db.prepare('UPDATE m2m_clients SET token_lifetime_seconds = ? WHERE client_id = ?').run(
+    await db.run(
+      'UPDATE m2m_clients SET token_lifetime_seconds = $1 WHERE client_id = $2',
       SHORT_LIFETIME_S,
       shortLived.clientId,
     );
@@ -83,7 +86,7 @@ describe('revocation check unavailable (fail-open until expiry)', () => {
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, waitMs)));
 
     try {
-      takeClientsTableOffline();
+      await takeClientsTableOffline();
       const before = warnings();
       // The check cannot be made: the unexpired tokens are accepted, and that is logged.
       expect([await status(tokens.long), await status(tokens.bystander)]).toEqual([200, 200]);
@@ -93,7 +96,7 @@ describe('revocation check unavailable (fail-open until expiry)', () => {
       expect(await status(tokens.short)).toBe(401);
       expect(await status(tokens.long)).toBe(200);
     } finally {
-      bringClientsTableBack();
+      await bringClientsTableBack();
     }
     // Restored: the revoked client's unexpired token is refused from the very next request.
     expect(await status(tokens.long)).toBe(403);

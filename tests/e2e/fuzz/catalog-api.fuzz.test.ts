@@ -64,14 +64,15 @@ beforeAll(async () => {
     admin,
   });
 
-  guard = openStoreGuard(stack.dataDir);
-  const column = (sql: string) => guard.reader.all(sql).map((row) => String(Object.values(row)[0]));
+  guard = await openStoreGuard(stack.location);
+  const column = async (sql: string) =>
+    (await guard.reader.all(sql)).map((row) => String(Object.values(row)[0]));
   ids = {
-    products: column('SELECT id FROM products ORDER BY seq LIMIT 5'),
-    brands: column('SELECT id FROM brands ORDER BY seq LIMIT 3'),
+    products: await column('SELECT id FROM products ORDER BY seq LIMIT 5'),
+    brands: await column('SELECT id FROM brands ORDER BY seq LIMIT 3'),
     clients: [victim.clientId],
   };
-  const [productCode = 'x'] = column('SELECT product_code FROM products ORDER BY seq LIMIT 1');
+  const [productCode = 'x'] = await column('SELECT product_code FROM products ORDER BY seq LIMIT 1');
   const product = {
     productCode: 'FZ-0001',
     name: 'Fuzz drill',
@@ -103,12 +104,12 @@ beforeAll(async () => {
     syncToken: String((search.body as { syncToken: string }).syncToken),
     lastKey: String((list.body as { lastKey: string }).lastKey),
   };
-  guard.rebase();
+  await guard.rebase();
 });
 afterAll(async () => {
   report(`answers by status: ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`);
   for (const [gap, count] of setAside) report(`set aside ${count} answer(s) of a known gap: ${gap}`);
-  guard?.close();
+  await guard?.close();
   await stack?.stop();
 });
 
@@ -160,7 +161,7 @@ async function exchange(
     return gap === undefined;
   });
   problems.push(...extra(answer));
-  const changes = guard.after(answer.status < 400);
+  const changes = await guard.after(answer.status < 400);
   if (changes.length > 0)
     problems.push(`stored data changed on a rejected request:\n    ${changes.join('\n    ')}`);
   if (problems.length > 0) {
@@ -298,9 +299,9 @@ describe('bad input on every route of the catalog API (fuzz)', () => {
     const nonAdmin =
       callerList.find((caller) => caller.name === 'ID token without the admin group')?.header ?? '';
     const deep = '['.repeat(100_000) + ']'.repeat(100_000);
-    const revokedClient = guard.reader.all(
+    const [revokedClient] = await guard.reader.all(
       "SELECT client_id FROM m2m_clients WHERE status = 'revoked' LIMIT 1",
-    )[0];
+    );
     const cases: Array<[CatalogOperationId, RawCall, number]> = [
       // Was a 500 (the validator's structuredClone ran out of stack).
       ['createProduct', { method: 'POST', path: '/products', headers: admin, body: deep }, 400],
@@ -381,7 +382,7 @@ describe('bad input on every route of the catalog API (fuzz)', () => {
           headers: { ...validCaller(operation, false), ...headers },
           body,
         });
-        expect(guard.after(answer.status < 400)).toEqual([]);
+        expect(await guard.after(answer.status < 400)).toEqual([]);
         const issues = catalogReplyProblems(operation.operationId, answer);
         if (issues.length > 0)
           undocumented.push(`${operation.operationId} ${label} → ${answer.status}: ${issues.join('; ')}`);

@@ -39,10 +39,10 @@ beforeAll(async () => {
     token: admin,
   });
   if (revocation.status !== 200) throw new Error(`revocation → ${revocation.status}`);
-  guard = openStoreGuard(stack.dataDir);
+  guard = await openStoreGuard(stack.location);
 });
 afterAll(async () => {
-  guard?.close();
+  await guard?.close();
   await stack?.stop();
 });
 
@@ -284,7 +284,7 @@ describe('bad input on the token endpoint (fuzz)', () => {
       const problems = tokenReplyProblems(answer);
       if (answer.status === 200) problems.push(...issuedTokenProblems(input, answer.body));
       else if (wellFormed(input)) problems.push('a well-formed request was refused');
-      const changes = guard.after(answer.status === 200);
+      const changes = await guard.after(answer.status === 200);
       if (changes.length > 0)
         problems.push(`stored data changed on a refused request:\n    ${changes.join('\n    ')}`);
       if (problems.length > 0) {

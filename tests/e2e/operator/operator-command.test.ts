@@ -4,17 +4,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresDatabase, type PostgresDatabase } from '../support/postgres-database.ts';
+import { settings } from '../support/settings.ts';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const ADMIN_CLI = fileURLToPath(new URL('../../../apps/operator-cli/src/admin-cli.ts', import.meta.url));
 
 describe('pnpm admin, as an operator runs it (scripts/operator.mjs)', () => {
   let dataDir: string;
+  let database: PostgresDatabase | undefined;
   let operatorEnv: NodeJS.ProcessEnv;
-  beforeAll(() => {
+  beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'operator-command-'));
+    if (settings.engine === 'postgres') database = await createPostgresDatabase();
     // biome-ignore lint/style/noProcessEnv: the children run as an operator's shell would, with its whole environment.
-    operatorEnv = { ...process.env, DATA_DIR: dataDir };
+    const { DATABASE_URL: _shells, ...shell } = process.env;
+    // A DATABASE_URL of the shell's gives way to this run's engine (E2E_ENGINE).
+    operatorEnv = {
+      ...shell,
+      DATA_DIR: dataDir,
+      ...(database === undefined ? {} : { DATABASE_URL: database.url }),
+    };
     const added = spawnSync(
       process.execPath,
       ['--conditions=source', ADMIN_CLI, 'users', 'add', '--email', 'ops@example.com', '--group', 'admin'],
@@ -22,7 +32,10 @@ describe('pnpm admin, as an operator runs it (scripts/operator.mjs)', () => {
     );
     expect(added.status).toBe(0);
   });
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  afterAll(async () => {
+    await database?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
 
   // The script builds the operator CLI first; that build must not add turbo's banner or tsc's output
   // to what the command prints. This suite runs after turbo's `conformance` task has built every

@@ -1,18 +1,19 @@
-// Writes docs/conformance.md from the last run of the e2e suite: every rule of the registry
-// (conformance/rules.ts), the tests that name it (rule ids at the start of a test's title), and their
-// result, or the reason the rule cannot be checked. Run with Node 24 (type stripping):
-//   node scripts/conformance-report.ts [--check] [results.json] [output.md]
+// Writes docs/conformance.md from the last run of the e2e suite on each engine (E2E_ENGINE: one
+// results-<engine>.json each): every rule of the registry (conformance/rules.ts), the tests that name
+// it (rule ids at the start of a test's title), their result on each engine, or the reason the rule
+// cannot be checked. Run with Node 24 (type stripping):
+//   node scripts/conformance-report.ts [--check] [results-directory] [output.md]
 // Exits non-zero when a rule has neither a test nor a reason, when a test names an unknown rule id,
-// when a test failed or a test file could not run, or when there are no results at all.
+// when a test failed or a test file could not run on either engine, or when an engine has no results.
 // --check (what `pnpm run conformance` passes) also exits non-zero when the committed report differs
 // from this run in anything below its run header, so a report that describes older code cannot go
 // unnoticed: the run header (date, commit, Node, duration) changes every run and is not compared.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RULES, type Rule, ruleIdsOf, SECTIONS } from '../conformance/rules.ts';
-import { settings } from '../support/settings.ts';
+import { ENGINES, type Engine, settings } from '../support/settings.ts';
 
 type Status = 'passed' | 'failed' | 'skipped' | 'pending' | 'todo' | 'disabled';
 
@@ -34,18 +35,21 @@ interface VitestReport {
   readonly testResults: readonly FileResult[];
 }
 
+/** One test, by file and full name, with its result on each engine it ran on. */
 interface TestRef {
   readonly file: string;
   readonly title: string;
-  readonly status: Status;
+  readonly statuses: Map<Engine, Status>;
 }
+
+const ENGINE_NAMES: Readonly<Record<Engine, string>> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const args = process.argv.slice(2);
 const check = args.includes('--check');
 const [resultsArg, outputArg] = args.filter((arg) => arg !== '--check');
-const resultsPath = resultsArg ?? fileURLToPath(new URL('../.vitest/results.json', import.meta.url));
+const resultsDir = resultsArg ?? fileURLToPath(new URL('../.vitest', import.meta.url));
 const outputPath = outputArg ?? fileURLToPath(new URL('../../../docs/conformance.md', import.meta.url));
 /** The one command that runs the suite and rewrites the report. */
 const REGENERATE = 'pnpm --filter @catalog/e2e run conformance';
@@ -56,17 +60,23 @@ const notesPath = fileURLToPath(new URL('../conformance/notes.md', import.meta.u
 
 const problems: string[] = [];
 
-function readReport(): VitestReport | undefined {
+function readReport(engine: Engine): VitestReport | undefined {
+  const resultsPath = join(resultsDir, `results-${engine}.json`);
   if (!existsSync(resultsPath)) {
     problems.push(
-      `no test results at ${relative(repoRoot, resultsPath)}: run the suite first (pnpm run conformance)`,
+      `no test results for ${ENGINE_NAMES[engine]} at ${relative(repoRoot, resultsPath)}: run the suite first (pnpm run conformance)`,
     );
     return undefined;
   }
   return JSON.parse(readFileSync(resultsPath, 'utf8')) as VitestReport;
 }
 
-const report = readReport();
+const reports = new Map(
+  ENGINES.flatMap((engine) => {
+    const report = readReport(engine);
+    return report === undefined ? [] : [[engine, report] as const];
+  }),
+);
 const seenIds = new Set<string>();
 for (const rule of RULES) {
   if (seenIds.has(rule.id)) problems.push(`rule id [${rule.id}] is registered twice`);
@@ -74,38 +84,56 @@ for (const rule of RULES) {
   if (!SECTIONS.some(([section]) => section === rule.section))
     problems.push(`rule [${rule.id}] belongs to no section of the report (${rule.section})`);
 }
+const counted = new Map(ENGINES.map((engine) => [engine, { passed: 0, failed: 0, skipped: 0 }]));
+// Every test once, by file then full name, whichever engines it ran on.
+const tests = new Map<string, TestRef>();
+for (const [engine, report] of reports) {
+  const count = counted.get(engine) ?? { passed: 0, failed: 0, skipped: 0 };
+  for (const file of report.testResults) {
+    const fileName = relative(packageRoot, file.name);
+    if (file.status === 'failed' && file.assertionResults.every((test) => test.status !== 'failed')) {
+      problems.push(
+        `${fileName} failed outside its tests on ${ENGINE_NAMES[engine]}: ${(file.message ?? '').split('\n')[0]}`,
+      );
+    }
+    for (const test of file.assertionResults) {
+      if (test.status === 'passed') count.passed += 1;
+      else if (test.status === 'failed') {
+        count.failed += 1;
+        problems.push(`${fileName}: failed on ${ENGINE_NAMES[engine]}: ${test.fullName}`);
+      } else count.skipped += 1;
+      const key = `${fileName}\u0000${test.fullName}`;
+      const ref = tests.get(key) ?? { file: fileName, title: test.title, statuses: new Map() };
+      ref.statuses.set(engine, test.status);
+      tests.set(key, ref);
+    }
+  }
+}
+const failed = [...counted.values()].reduce((sum, count) => sum + count.failed, 0);
+
+/** A test's one result: failed on any engine is failed; else passed on any is passed. */
+function statusOf(test: TestRef): Status {
+  const statuses = [...test.statuses.values()];
+  if (statuses.includes('failed')) return 'failed';
+  if (statuses.includes('passed')) return 'passed';
+  return statuses[0] ?? 'skipped';
+}
+
 const testsByRule = new Map<string, TestRef[]>();
 const unnamed: TestRef[] = [];
-let passed = 0;
-let failed = 0;
-let skipped = 0;
-
 // vitest lists files in the order they finished, which varies from run to run: the report lists
-// them by name, so that two runs of the same tests write the same report.
-const filesByName = [...(report?.testResults ?? [])].sort((a, b) =>
-  a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-);
-for (const file of filesByName) {
-  const fileName = relative(packageRoot, file.name);
-  if (file.status === 'failed' && file.assertionResults.every((test) => test.status !== 'failed')) {
-    problems.push(`${fileName} failed outside its tests: ${(file.message ?? '').split('\n')[0]}`);
-  }
-  for (const test of file.assertionResults) {
-    if (test.status === 'passed') passed += 1;
-    else if (test.status === 'failed') {
-      failed += 1;
-      problems.push(`${fileName}: failed: ${test.fullName}`);
-    } else skipped += 1;
-    const ref: TestRef = { file: fileName, title: test.title, status: test.status };
-    const ids = ruleIdsOf(test.title);
-    if (ids.length === 0) unnamed.push(ref);
-    for (const id of ids) {
-      if (!RULES.some((rule) => rule.id === id)) {
-        problems.push(`${fileName}: "${test.title}" names the unknown rule id [${id}]`);
-        continue;
-      }
-      testsByRule.set(id, [...(testsByRule.get(id) ?? []), ref]);
+// them by name (a file's tests in their own order), so that two runs of the same tests write the
+// same report.
+const byFileName = [...tests.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+for (const ref of byFileName) {
+  const ids = ruleIdsOf(ref.title);
+  if (ids.length === 0) unnamed.push(ref);
+  for (const id of ids) {
+    if (!RULES.some((rule) => rule.id === id)) {
+      problems.push(`${ref.file}: "${ref.title}" names the unknown rule id [${id}]`);
+      continue;
     }
+    testsByRule.set(id, [...(testsByRule.get(id) ?? []), ref]);
   }
 }
 if (failed > 0) problems.unshift(`${failed} test(s) failed`);
@@ -113,8 +141,8 @@ if (failed > 0) problems.unshift(`${failed} test(s) failed`);
 type Verdict = 'pass' | 'fail' | 'skipped' | 'not checkable' | 'untested';
 
 function verdictOf(rule: Rule, tests: readonly TestRef[]): Verdict {
-  if (tests.some((test) => test.status === 'failed')) return 'fail';
-  if (tests.some((test) => test.status === 'passed')) return 'pass';
+  if (tests.some((test) => statusOf(test) === 'failed')) return 'fail';
+  if (tests.some((test) => statusOf(test) === 'passed')) return 'pass';
   if (rule.notCheckable !== undefined) return 'not checkable';
   if (tests.length > 0) return 'skipped';
   return 'untested';
@@ -146,12 +174,23 @@ function resultCell(rule: Rule, verdict: Verdict): string {
   }
 }
 
+/** Nothing for a test with one result on every engine; else where it ran, or each engine's result. */
+function enginesNote(test: TestRef): string {
+  const ran = ENGINES.filter((engine) => test.statuses.has(engine));
+  if (ran.length < reports.size) return ` (${ran.map((engine) => ENGINE_NAMES[engine]).join(', ')} only)`;
+  if (new Set(test.statuses.values()).size === 1) return '';
+  const results = ran.map(
+    (engine) => `${ENGINE_NAMES[engine]} ${statusMark[test.statuses.get(engine) ?? 'skipped']}`,
+  );
+  return ` (${results.join(', ')})`;
+}
+
 function testsCell(tests: readonly TestRef[]): string {
   if (tests.length === 0) return '—';
   return tests
     .map((test) => {
       const words = test.title.replace(/^(\s*\[[^\]]+\])+\s*/, '');
-      return `${statusMark[test.status]} ${code(test.file.replace(/\.test\.ts$/, ''))} ${words}`;
+      return `${statusMark[statusOf(test)]} ${code(test.file.replace(/\.test\.ts$/, ''))} ${words}${enginesNote(test)}`;
     })
     .join('<br>');
 }
@@ -221,16 +260,27 @@ const belowHeader = (text: string) => {
   return end === -1 ? undefined : text.slice(end + HEADER_END.length);
 };
 
-const runDate = new Date(report?.startTime ?? Date.now()).toISOString();
-const runEnd = Math.max(0, ...(report?.testResults ?? []).map((file) => file.endTime ?? 0));
-const runSeconds =
-  report?.startTime === undefined || runEnd === 0
-    ? 'duration unknown'
-    : `${Math.round((runEnd - report.startTime) / 1000)} s`;
+const runDate = new Date(reports.values().next().value?.startTime ?? Date.now()).toISOString();
+/** How long each engine's run took. */
+const runSeconds = [...reports]
+  .map(([engine, report]) => {
+    const end = Math.max(0, ...report.testResults.map((file) => file.endTime ?? 0));
+    const seconds =
+      report.startTime === undefined || end === 0
+        ? 'duration unknown'
+        : `${Math.round((end - report.startTime) / 1000)} s`;
+    return `${ENGINE_NAMES[engine]} ${seconds}`;
+  })
+  .join(', ');
+const testCounts = [...counted]
+  .map(([engine, { passed, failed: failures, skipped }]) => {
+    const total = passed + failures + skipped;
+    return `**${total} tests on ${ENGINE_NAMES[engine]}**: ${passed} passed, ${failures} failed, ${skipped} skipped`;
+  })
+  .join('; ');
 const summary =
   `**${RULES.length} rules**: ${counts.pass} ✅ pass, ${counts.fail} ❌ fail, ${counts.skipped} ⏭ skipped, ` +
-  `${counts['not checkable']} not checkable, ${counts.untested} without a test. ` +
-  `**${passed + failed + skipped} tests**: ${passed} passed, ${failed} failed, ${skipped} skipped.`;
+  `${counts['not checkable']} not checkable, ${counts.untested} without a test. ${testCounts}.`;
 const notes = existsSync(notesPath) ? readFileSync(notesPath, 'utf8').trim() : '';
 
 const document = [
@@ -238,12 +288,14 @@ const document = [
   '',
   '<!-- Generated file: do not edit. -->',
   'Generated by `pnpm --filter @catalog/e2e run conformance` (the `conformance` turbo task of `pnpm test`),',
-  'which runs the end-to-end suite of `tests/e2e` against both servers started from their build output',
-  'and then `tests/e2e/scripts/conformance-report.ts`. Each rule of the specification (parts 2–9, as',
-  'registered in `tests/e2e/conformance/rules.ts`) is listed with the tests whose titles name it and their',
-  'result, or the reason it cannot be checked. The test command fails when the committed copy differs from',
-  'its run in anything below the run header: regenerate it with `pnpm --filter @catalog/e2e run conformance`',
-  '(builds first: `pnpm build`) and commit it.',
+  'which runs the end-to-end suite of `tests/e2e` against both servers started from their build output,',
+  'once on each engine (`E2E_ENGINE`: the embedded SQLite, then PostgreSQL), and then',
+  '`tests/e2e/scripts/conformance-report.ts`. Each rule of the specification (parts 2–9, as registered in',
+  '`tests/e2e/conformance/rules.ts`) is listed with the tests whose titles name it and their result, or the',
+  'reason it cannot be checked. A test ran on both engines with the same result unless its line says',
+  'otherwise (the engine it ran on alone, or each engine’s result); its mark is the worst of its results.',
+  'The test command fails when the committed copy differs from its run in anything below the run header:',
+  'regenerate it with `pnpm --filter @catalog/e2e run conformance` (builds first: `pnpm build`) and commit it.',
   '',
   `Run: ${runDate}, commit ${commitOf()}, Node ${process.version}, ${runSeconds}, ` +
     `${settings.heavy ? 'E2E_HEAVY' : 'default settings'}.`,
@@ -260,7 +312,10 @@ const document = [
     : [
         '## Tests that name no rule',
         '',
-        ...unnamed.map((test) => `- ${statusMark[test.status]} ${code(test.file)} ${cell(test.title)}`),
+        ...unnamed.map(
+          (test) =>
+            `- ${statusMark[statusOf(test)]} ${code(test.file)} ${cell(test.title)}${enginesNote(test)}`,
+        ),
         '',
       ]),
   ...(notes === '' ? [] : [notes, '']),

@@ -4,10 +4,15 @@
 //   E2E_SEED=<int>     the fuzz seed (default below; printed by every fuzz test so a failure can be replayed)
 //   E2E_FUZZ_RUNS=<n>  overrides the number of runs per fuzz property
 //   CHROMIUM_PATH=<p>  the browser of the console suite (default: Debian's /usr/bin/chromium)
+//   E2E_ENGINE=sqlite|postgres  where the stacks keep their records (default sqlite, the embedded engine);
+//                      postgres gives every stack a database of its own on the TEST_DATABASE_URL server
+//   TEST_DATABASE_URL=<url>  that server (default: the local one the packages' tests use too)
 //
 // CI runs the short version: the fuzz files stay within about 40 s in all on a quiet machine (each property
 // stops at its run count; on a loaded one it may use its whole time budget, and fails below its floor of
 // runs), the fault and load files within about a minute and a half.
+
+import { DEFAULT_TEST_DATABASE_URL } from '@catalog/vitest-config';
 
 // biome-ignore lint/style/noProcessEnv: this module is the e2e suites' configuration module.
 const env = process.env;
@@ -22,6 +27,24 @@ const positiveInt = (name: string, value: string | undefined): number | undefine
 
 /** The fixed default seed of the fuzz suites. */
 export const DEFAULT_FUZZ_SEED = 20_240_917;
+
+/** The engines a stack can keep its records in, in the order the test command runs them. */
+export const ENGINES = ['sqlite', 'postgres'] as const;
+export type Engine = (typeof ENGINES)[number];
+
+function engineOf(value: string | undefined): Engine {
+  if (value === undefined || value === '') return 'sqlite';
+  const engine = ENGINES.find((name) => name === value);
+  if (engine === undefined) throw new Error(`E2E_ENGINE must be ${ENGINES.join(' or ')}, not "${value}"`);
+  return engine;
+}
+
+function postgresServerUrl(value: string | undefined): string {
+  const url = value === undefined || value === '' ? DEFAULT_TEST_DATABASE_URL : value;
+  if (!/^postgres(ql)?:\/\//.test(url))
+    throw new Error(`TEST_DATABASE_URL must be a postgres:// URL, not "${url}"`);
+  return url;
+}
 
 const heavy = env.E2E_HEAVY === '1' || env.E2E_HEAVY === 'true';
 const runsOverride = positiveInt('E2E_FUZZ_RUNS', env.E2E_FUZZ_RUNS);
@@ -60,6 +83,10 @@ export interface E2ESettings {
   };
   /** The Chromium executable the console suite drives (playwright-core cannot download its own here). */
   readonly chromium: string;
+  /** Where the stacks keep their records. */
+  readonly engine: Engine;
+  /** The PostgreSQL server a postgres stack creates its database on (TEST_DATABASE_URL). */
+  readonly postgresServerUrl: string;
 }
 
 export const settings: E2ESettings = Object.freeze({
@@ -78,6 +105,8 @@ export const settings: E2ESettings = Object.freeze({
   }),
   chromium:
     env.CHROMIUM_PATH === undefined || env.CHROMIUM_PATH === '' ? '/usr/bin/chromium' : env.CHROMIUM_PATH,
+  engine: engineOf(env.E2E_ENGINE),
+  postgresServerUrl: postgresServerUrl(env.TEST_DATABASE_URL),
 });
 
 /** A line in the test output (the seed, measured rates): what a reader needs to replay or judge a run. */

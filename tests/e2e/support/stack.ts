@@ -2,6 +2,11 @@
 // them (`node --enable-source-maps dist/main.js`, the default demo catalogue), and everything an
 // integrator or an administrator does around them done the documented way: the admin user through
 // the operator CLI, clients through POST /oauth/clients, tokens from the token endpoint.
+//
+// The records are where E2E_ENGINE says: the embedded SQLite file in DATA_DIR, or a fresh PostgreSQL
+// database of the stack's own, which the servers, their restarts and every operator CLI run are
+// given as DATABASE_URL, and which stop() drops.
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,11 +16,15 @@ import type { GrantableScope } from '@catalog/contracts';
 import {
   type ExitResult,
   requestAccessToken,
+  runEntry,
   runToExit,
   type SpawnedService,
   spawnService,
 } from '@catalog/server-runtime/testing';
+import type { StorageLocation } from '@catalog/store';
 import { Agent, type Dispatcher, request } from 'undici';
+import { createPostgresDatabase, type PostgresDatabase } from './postgres-database.ts';
+import { settings } from './settings.ts';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const builtEntry = {
@@ -51,6 +60,8 @@ export interface StackOptions {
 
 export interface E2EStack {
   readonly dataDir: string;
+  /** Where the records are: DATA_DIR's SQLite file, or the stack's PostgreSQL database (E2E_ENGINE). */
+  readonly location: StorageLocation;
   /** PEM of the local CA under DATA_DIR/tls. */
   readonly ca: string;
   readonly baseUrl: string;
@@ -66,8 +77,10 @@ export interface E2EStack {
    * the ID token on success, undefined when the login page refused.
    */
   signIn(email: string, password: string): Promise<string | undefined>;
-  /** `pnpm admin …` or `pnpm catalog …` on this stack's DATA_DIR, as an operator runs it (password as ADMIN_PASSWORD). */
+  /** `pnpm admin …` or `pnpm catalog …` on this stack's records, as an operator runs it (password as ADMIN_PASSWORD). */
   operator(cli: 'admin' | 'catalog', args: string[], password?: string): Promise<ExitResult>;
+  /** The same command left running, for a test that kills it midway. */
+  spawnOperator(cli: 'admin' | 'catalog', args: string[]): ChildProcess;
   /** A client created through POST /oauth/clients, as an administrator would. */
   createClient(
     scopes?: readonly GrantableScope[],
@@ -92,28 +105,55 @@ export const ADMIN_PASSWORD = 'correct horse battery staple';
 
 export async function startE2EStack(options: StackOptions = {}): Promise<E2EStack> {
   const dataDir = await mkdtemp(join(tmpdir(), 'e2e-stack-'));
+  let database: PostgresDatabase | undefined;
+  try {
+    if (settings.engine === 'postgres') database = await createPostgresDatabase();
+    return await startServers(dataDir, database, options);
+  } catch (error) {
+    await database?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function startServers(
+  dataDir: string,
+  database: PostgresDatabase | undefined,
+  options: StackOptions,
+): Promise<E2EStack> {
+  const location: StorageLocation =
+    database === undefined
+      ? { engine: 'sqlite', dataDir }
+      : { engine: 'postgres', url: database.url, dataDir };
+  // Everything that opens the records: both servers, their restarts and the operator CLI.
+  const storeEnv = { DATA_DIR: dataDir, ...(database === undefined ? {} : { DATABASE_URL: database.url }) };
   const limitsOff =
     options.rateLimits === 'default' ? {} : { RATE_LIMIT_RPS: '0', RATE_LIMIT_IP_PER_5MIN: '0' };
   const demo =
     options.demoProducts === undefined ? {} : { DEMO_CATALOGUE_PRODUCTS: String(options.demoProducts) };
-  const authEnv = (port: number) => ({ DATA_DIR: dataDir, AUTH_SERVER_PORT: String(port), ...options.env });
+  const authEnv = (port: number) => ({ ...storeEnv, AUTH_SERVER_PORT: String(port), ...options.env });
   const services: Record<ServerName, SpawnedService> = {} as Record<ServerName, SpawnedService>;
   services.auth = await spawnService({ entry: builtEntry.auth, env: authEnv(0), sourceConditions: false });
   const authUrl = services.auth.url;
   const apiEnv = (port: number) => ({
-    DATA_DIR: dataDir,
+    ...storeEnv,
     CATALOG_API_PORT: String(port),
     PUBLIC_AUTH_URL: authUrl,
     ...limitsOff,
     ...demo,
     ...options.env,
   });
-  services.api = await spawnService({
-    entry: builtEntry.api,
-    env: apiEnv(0),
-    sourceConditions: false,
-    timeoutMs: 180_000,
-  });
+  try {
+    services.api = await spawnService({
+      entry: builtEntry.api,
+      env: apiEnv(0),
+      sourceConditions: false,
+      timeoutMs: 180_000,
+    });
+  } catch (error) {
+    await services.auth.stop();
+    throw error;
+  }
   const ports = { api: services.api.port, auth: services.auth.port };
   const envFor = { api: () => apiEnv(ports.api), auth: () => authEnv(ports.auth) };
   const ca = await readFile(join(dataDir, 'tls', 'ca.pem'), 'utf8');
@@ -122,13 +162,14 @@ export async function startE2EStack(options: StackOptions = {}): Promise<E2EStac
 
   // One administrator per stack, created once even when several callers ask at the same time.
   let adminEmail: Promise<string> | undefined;
-  const operator = (cli: 'admin' | 'catalog', args: string[], password = ADMIN_PASSWORD) =>
-    runToExit({
-      entry: cli === 'admin' ? builtEntry.adminCli : builtEntry.catalogCli,
-      args,
-      sourceConditions: false,
-      env: { DATA_DIR: dataDir, PUBLIC_AUTH_URL: authUrl, ADMIN_PASSWORD: password },
-    });
+  const operatorRun = (cli: 'admin' | 'catalog', args: string[], password = ADMIN_PASSWORD) => ({
+    entry: cli === 'admin' ? builtEntry.adminCli : builtEntry.catalogCli,
+    args,
+    sourceConditions: false,
+    env: { ...storeEnv, PUBLIC_AUTH_URL: authUrl, ADMIN_PASSWORD: password },
+  });
+  const operator = (cli: 'admin' | 'catalog', args: string[], password?: string) =>
+    runToExit(operatorRun(cli, args, password));
   const runAdminCli = async (args: string[]): Promise<string> => {
     const result = await operator('admin', args);
     if (result.code !== 0)
@@ -162,6 +203,7 @@ export async function startE2EStack(options: StackOptions = {}): Promise<E2EStac
 
   const stack: E2EStack = {
     dataDir,
+    location,
     ca,
     baseUrl,
     authUrl,
@@ -183,6 +225,7 @@ export async function startE2EStack(options: StackOptions = {}): Promise<E2EStac
       return result.code === 0 ? result.stdout.trim() : undefined;
     },
     operator,
+    spawnOperator: (cli, args) => runEntry(operatorRun(cli, args)),
     async createClient(scopes = ['products.read', 'brands.read'], body = {}) {
       const reply = await api('/oauth/clients', {
         method: 'POST',
@@ -219,6 +262,7 @@ export async function startE2EStack(options: StackOptions = {}): Promise<E2EStac
     async stop() {
       await Promise.all([services.api.stop(), services.auth.stop()]);
       await dispatcher.close();
+      await database?.drop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -12,6 +12,7 @@ import {
   type ProductRecord,
   type RecordStore,
   SearchIncompleteError,
+  ValidationError,
 } from '../../src/index.ts';
 import { FeedFollower } from '../../src/replica/feed-follower.ts';
 import { replicatedSearch } from '../../src/replica/replicated-search.ts';
@@ -98,6 +99,24 @@ describe('search replica of a PostgreSQL deployment', () => {
     ]);
     const brands = await store.brandSearch.search({ q: 'acme' });
     expect(brands.brands.map((brand) => brand.slug)).toEqual(['acme-tools']);
+  });
+
+  it('has a first-start load in its replica, whole, when loadIfEmpty resolves', async () => {
+    const store = await (await deployment()).open({ pollMs: 3_600_000 });
+    const products = Array.from({ length: 2500 }, () => aProduct());
+    expect(await store.loadIfEmpty({ webChannels: [], brands: [], products: [products] })).toBe(true);
+    const page = await store.productSearch.search({ size: 1 });
+    expect(page.total).toBe(2500);
+  });
+
+  it('refuses text PostgreSQL cannot store (U+0000) as a validation error, in a write and in a lookup', async () => {
+    const store = await (await deployment()).open();
+    await expect(store.products.create(aProduct({ name: 'nul\u0000name' }))).rejects.toBeInstanceOf(
+      ValidationError,
+    );
+    await expect(store.products.get('id\u0000')).rejects.toBeInstanceOf(ValidationError);
+    await expect(store.clients.get('client\u0000')).rejects.toBeInstanceOf(ValidationError);
+    expect(await store.products.count()).toBe(0);
   });
 
   it("two instances' replicas serve the same pages and accept each other's syncTokens", async () => {

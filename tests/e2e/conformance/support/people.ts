@@ -1,39 +1,18 @@
 // Callers the conformance suite needs beyond the stack's own administrator: a signed-in user outside
 // the admin group (through the built operator CLI, as for the administrator), M2M clients with given
 // scopes, and SDK clients on the stack.
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { GrantableScope } from '@catalog/contracts';
 import { type CatalogClientOptions, createCatalogClient } from '@catalog/sdk';
 import type { Credentials, E2EStack } from '../../support/stack.ts';
 
-const adminCli = fileURLToPath(new URL('../../../../apps/operator-cli/dist/admin-cli.js', import.meta.url));
 const PASSWORD = 'a staff member password';
 
 async function runAdminCli(stack: E2EStack, args: string[]): Promise<string> {
-  const child = spawn(process.execPath, ['--enable-source-maps', adminCli, ...args], {
-    env: {
-      // biome-ignore lint/style/noProcessEnv: the child needs the PATH pnpm prepared (the pinned Node).
-      PATH: process.env.PATH ?? '',
-      DATA_DIR: stack.dataDir,
-      PUBLIC_AUTH_URL: stack.authUrl,
-      ADMIN_PASSWORD: PASSWORD,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const [code] = (await once(child, 'exit')) as [number | null];
-  if (code !== 0) throw new Error(`admin ${args.join(' ')} exited with ${code}:\n${stderr}${stdout}`);
-  return stdout.trim();
+  const result = await stack.operator('admin', args, PASSWORD);
+  if (result.code !== 0)
+    throw new Error(`admin ${args.join(' ')} exited with ${result.code}:\n${result.output}`);
+  return result.stdout.trim();
 }
 
 /** The ID token of a signed-in user who is not in the admin group. */

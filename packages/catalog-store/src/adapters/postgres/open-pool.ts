@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { storeErrorOf } from './postgres-errors.ts';
 
 export interface PostgresConnectionOptions {
   /** `postgres://…` or `postgresql://…`, as DATABASE_URL gives it. */
@@ -47,5 +48,14 @@ export function openPool(options: PostgresConnectionOptions): pg.Pool {
   // An idle connection the server drops (a restart, a failover) is removed from the pool and the
   // next query opens another; without a listener the pool's 'error' event would end the process.
   pool.on('error', () => undefined);
+  // Every single-statement read and write goes through pool.query; transactions translate their
+  // own errors (transaction.ts).
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+  Object.assign(pool, {
+    query: (...args: unknown[]) =>
+      query(...args).catch((error: unknown) => {
+        throw storeErrorOf(error);
+      }),
+  });
   return pool;
 }

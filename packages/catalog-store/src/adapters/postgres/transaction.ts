@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { storeErrorOf } from './postgres-errors.ts';
 
 /** Codes under which PostgreSQL asks a transaction to be run again (serialisation, deadlock). */
 const RETRYABLE = new Set(['40001', '40P01']);
@@ -44,7 +45,7 @@ export async function inWriteTransaction<T>(
       if (code !== undefined && RETRYABLE.has(code) && attempt < 3) continue;
       // Server errors and the store's own carry a code; one without is a broken connection.
       if (code === undefined) broken = error as Error;
-      throw error;
+      throw storeErrorOf(error);
     } finally {
       client.release(broken);
     }
@@ -64,7 +65,7 @@ export async function inReadTransaction<T>(
     return result;
   } catch (error) {
     await rollback(client);
-    throw error;
+    throw storeErrorOf(error);
   } finally {
     client.release();
   }
