@@ -12,56 +12,10 @@ import type {
   StoredClient,
 } from '../../model/m2m-client.ts';
 import type { ClientStore } from '../../ports/client-store.ts';
+import { type ClientRow, SELECT_CLIENT, toClient } from '../client-row.ts';
 import { toIso, toIsoOrNull } from '../timestamps.ts';
 import { appendAuditEvent } from './postgres-audit-log.ts';
 import { inWriteTransaction } from './transaction.ts';
-
-interface ClientRow {
-  client_id: string;
-  client_name: string;
-  description: string | null;
-  scopes: string;
-  status: ClientStatus;
-  created_at: number;
-  created_by_user_id: string;
-  created_by_user_name: string;
-  expires_at: number | null;
-  last_used_at: number | null;
-  usage_count: number;
-  revoked_at: number | null;
-  revoked_by_user_id: string | null;
-  revoked_by_user_name: string | null;
-  channel_id: number | null;
-  channel: string | null;
-  secret_hash: string;
-  token_lifetime_seconds: number;
-}
-
-const SELECT_CLIENT = `SELECT m.*, c.slug AS channel FROM m2m_clients m LEFT JOIN web_channels c ON c.id = m.channel_id`;
-
-function toClient(row: ClientRow): StoredClient {
-  const client: StoredClient = {
-    clientId: row.client_id,
-    clientName: row.client_name,
-    scopes: JSON.parse(row.scopes) as ClientScope[],
-    status: row.status,
-    createdAt: toIso(row.created_at),
-    createdBy: { userId: row.created_by_user_id, userName: row.created_by_user_name },
-    expiresAt: toIsoOrNull(row.expires_at),
-    lastUsedAt: toIsoOrNull(row.last_used_at),
-    usageCount: row.usage_count,
-    revokedAt: toIsoOrNull(row.revoked_at),
-    revokedBy:
-      row.revoked_by_user_id === null
-        ? null
-        : { userId: row.revoked_by_user_id, userName: row.revoked_by_user_name ?? '' },
-    channel: row.channel,
-    secretHash: row.secret_hash,
-    tokenLifetimeSeconds: row.token_lifetime_seconds,
-  };
-  if (row.description !== null) client.description = row.description;
-  return client;
-}
 
 async function clientRow(db: pg.Pool | pg.PoolClient, clientId: string): Promise<ClientRow | undefined> {
   const result = await db.query<ClientRow>(`${SELECT_CLIENT} WHERE m.client_id = $1`, [clientId]);
