@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { ValidationError } from '../../errors/request-errors.ts';
 
 /**
@@ -7,9 +8,12 @@ import { ValidationError } from '../../errors/request-errors.ts';
  */
 const NOT_STORABLE_TEXT = '22021';
 
-/** The store's error for a PostgreSQL error that is the caller's fault; anything else unchanged. */
+/**
+ * The store's error for a server error that is the caller's fault; anything else unchanged,
+ * including an error a caller already explained (the copy names the table and line).
+ */
 export function storeErrorOf(error: unknown): unknown {
-  if ((error as { code?: unknown }).code === NOT_STORABLE_TEXT) {
+  if (error instanceof pg.DatabaseError && error.code === NOT_STORABLE_TEXT) {
     return new ValidationError('text', 'must not contain the NUL character (U+0000)');
   }
   return error;
