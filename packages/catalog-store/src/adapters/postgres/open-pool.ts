@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { storeErrorOf } from './postgres-errors.ts';
+import { answerUnstorableLookups, storeErrorOf } from './postgres-errors.ts';
 
 export interface PostgresConnectionOptions {
   /** `postgres://…` or `postgresql://…`, as DATABASE_URL gives it. */
@@ -52,10 +52,14 @@ export function openPool(options: PostgresConnectionOptions): pg.Pool {
   // own errors (transaction.ts).
   const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
   Object.assign(pool, {
-    query: (...args: unknown[]) =>
-      query(...args).catch((error: unknown) => {
+    query: (...args: unknown[]) => {
+      return query(...args).catch((error: unknown) => {
         throw storeErrorOf(error);
-      }),
+      });
+    },
   });
+  // A lookup by a value holding U+0000 finds nothing: no stored text can hold it.
+  answerUnstorableLookups(pool);
+  pool.on('connect', (client) => answerUnstorableLookups(client));
   return pool;
 }

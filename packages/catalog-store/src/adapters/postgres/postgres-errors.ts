@@ -18,3 +18,31 @@ export function storeErrorOf(error: unknown): unknown {
   }
   return error;
 }
+
+const holdsNul = (value: unknown): boolean =>
+  typeof value === 'string' ? value.includes('\u0000') : Array.isArray(value) && value.some(holdsNul);
+
+/** A SELECT given a parameter holding U+0000: its answer is "no row", which SQLite gives too. */
+export function isLookupOfUnstorableText(text: unknown, values: unknown): boolean {
+  return (
+    typeof text === 'string' && /^\s*SELECT\b/i.test(text) && Array.isArray(values) && values.some(holdsNul)
+  );
+}
+
+const guarded = new WeakSet<object>();
+
+/**
+ * Makes `target.query` (a pool or a pooled connection) answer a lookup by a value holding U+0000
+ * with no row, as it must, instead of the server's refusal; once per object.
+ */
+export function answerUnstorableLookups(target: { query: unknown }): void {
+  if (guarded.has(target)) return;
+  guarded.add(target);
+  const query = (target.query as (...args: unknown[]) => Promise<unknown>).bind(target);
+  Object.assign(target, {
+    query: (...args: unknown[]) =>
+      isLookupOfUnstorableText(args[0], args[1])
+        ? Promise.resolve({ rows: [], rowCount: 0 })
+        : query(...args),
+  });
+}
