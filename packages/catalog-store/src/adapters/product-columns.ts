@@ -39,3 +39,21 @@ export const RECORD_COLUMNS: readonly string[] = [
   'created_at',
   'updated_at',
 ];
+
+/** The columns every write of a product sets, in the order of each adapter's `rowValues`. */
+export const WRITTEN_COLUMNS: readonly string[] = [
+  ...PLAIN_FIELDS.map(columnOf),
+  'product_code_key',
+  'erp_code_key',
+  'brand_seq',
+  'brand_name',
+  'brand_slug',
+  'image_url',
+  'images',
+  'documents',
+  'spares',
+  'status',
+  'archived',
+  'display_on_web',
+  'updated_at',
+];

@@ -1,11 +1,12 @@
 import type pg from 'pg';
 import type { ProductInput, RelatedProductInput } from '../../model/product.ts';
 import type { UpsertSummary } from '../../ports/product-store.ts';
+import { WRITTEN_COLUMNS } from '../product-columns.ts';
 import { changedRelationTargets } from './changed-relation-targets.ts';
 import { channelValues, registeredChannels } from './channel-visibility.ts';
 import type { CheckedBatch } from './checked-batches.ts';
 import { copyLine, copyLines } from './copy-rows.ts';
-import { createdAtOf, rowValues, WRITTEN_COLUMNS } from './product-rows.ts';
+import { createdAtOf, rowValues } from './product-rows.ts';
 import { type BrandRef, resolveBrand } from './write-brand.ts';
 import { bumpRelationTargets, refuseSelfRelation, storedRelations, writeProduct } from './write-product.ts';
 

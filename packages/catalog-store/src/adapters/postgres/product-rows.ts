@@ -13,24 +13,6 @@ import { columnOf, PLAIN_FIELDS, type PlainField } from '../product-columns.ts';
 import { toIso } from '../timestamps.ts';
 import type { BrandRef } from './write-brand.ts';
 
-/** The columns every write of a product sets, in the order of `rowValues`. */
-export const WRITTEN_COLUMNS: readonly string[] = [
-  ...PLAIN_FIELDS.map(columnOf),
-  'product_code_key',
-  'erp_code_key',
-  'brand_seq',
-  'brand_name',
-  'brand_slug',
-  'image_url',
-  'images',
-  'documents',
-  'spares',
-  'status',
-  'archived',
-  'display_on_web',
-  'updated_at',
-];
-
 export type ColumnValue = string | number | boolean | null;
 
 const ZERO_WHEN_ABSENT = new Set<PlainField>(PRODUCT_DIMENSION_FIELDS);

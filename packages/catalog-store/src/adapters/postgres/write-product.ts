@@ -3,9 +3,10 @@ import type pg from 'pg';
 import { NotFoundError, ValidationError } from '../../errors/request-errors.ts';
 import type { ProductInput, RelatedProductInput } from '../../model/product.ts';
 import { assertProductInput } from '../../validation/product-input.ts';
+import { WRITTEN_COLUMNS } from '../product-columns.ts';
 import { changedRelationTargets } from './changed-relation-targets.ts';
 import { channelValues, registeredChannels } from './channel-visibility.ts';
-import { createdAtOf, rowValues, WRITTEN_COLUMNS } from './product-rows.ts';
+import { createdAtOf, rowValues } from './product-rows.ts';
 import { resolveBrand } from './write-brand.ts';
 
 export type WriteMode = 'create' | 'replace' | 'upsert';

@@ -4,7 +4,7 @@ import { NotFoundError, ValidationError } from '../../errors/request-errors.ts';
 import type { ProductInput, RelatedProductInput } from '../../model/product.ts';
 import { identifierKey } from '../../search/identifier-key.ts';
 import { assertProductInput } from '../../validation/product-input.ts';
-import { columnOf, PLAIN_FIELDS } from '../product-columns.ts';
+import { columnOf, PLAIN_FIELDS, WRITTEN_COLUMNS } from '../product-columns.ts';
 import { statement } from './statement-cache.ts';
 import { type BrandRef, resolveBrand } from './write-brand.ts';
 
@@ -16,23 +16,6 @@ export interface WrittenProduct {
   created: boolean;
 }
 
-/** The columns a write sets (rowValues gives their values in this order). */
-export const WRITTEN_COLUMNS = [
-  ...PLAIN_FIELDS.map(columnOf),
-  'product_code_key',
-  'erp_code_key',
-  'brand_seq',
-  'brand_name',
-  'brand_slug',
-  'image_url',
-  'images',
-  'documents',
-  'spares',
-  'status',
-  'archived',
-  'display_on_web',
-  'updated_at',
-];
 export const INSERT_SQL = `INSERT INTO products (id, created_at, ${WRITTEN_COLUMNS.join(', ')})
   VALUES (?, ?, ${WRITTEN_COLUMNS.map(() => '?').join(', ')}) RETURNING seq`;
 export const UPDATE_SQL = `UPDATE products SET ${WRITTEN_COLUMNS.map((column) => `${column} = ?`).join(', ')} WHERE seq = ?`;
