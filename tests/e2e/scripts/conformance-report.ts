@@ -10,7 +10,7 @@
 // unnoticed: the run header (date, commit, Node, duration) changes every run and is not compared.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RULES, type Rule, ruleIdsOf, SECTIONS } from '../conformance/rules.ts';
 import { ENGINES, type Engine, settings } from '../support/settings.ts';
@@ -44,7 +44,6 @@ interface TestRef {
 
 const ENGINE_NAMES: Readonly<Record<Engine, string>> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
 
-const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const args = process.argv.slice(2);
 const check = args.includes('--check');
@@ -90,7 +89,9 @@ const tests = new Map<string, TestRef>();
 for (const [engine, report] of reports) {
   const count = counted.get(engine) ?? { passed: 0, failed: 0, skipped: 0 };
   for (const file of report.testResults) {
-    const fileName = relative(packageRoot, file.name);
+    // Relative to the package the results came from (their directory's parent), so a report can be
+    // written from another clone's results and still name files as this package does.
+    const fileName = relative(dirname(resultsDir), file.name);
     if (file.status === 'failed' && file.assertionResults.every((test) => test.status !== 'failed')) {
       problems.push(
         `${fileName} failed outside its tests on ${ENGINE_NAMES[engine]}: ${(file.message ?? '').split('\n')[0]}`,
