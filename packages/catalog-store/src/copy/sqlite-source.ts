@@ -3,7 +3,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { SchemaTooNewError } from '../adapters/migration.ts';
 import { copyLine } from '../adapters/postgres/copy-rows.ts';
 import { quoteIdentifier } from '../adapters/postgres/open-pool.ts';
-import type { ColumnValue } from '../adapters/postgres/product-rows.ts';
+import type { ColumnValue } from '../adapters/product-columns.ts';
 import { MIGRATIONS } from '../adapters/sqlite/migrations/index.ts';
 import { openDatabase } from '../adapters/sqlite/open-database.ts';
 import type { CopiedTable } from './copied-tables.ts';

@@ -47,6 +47,9 @@ export type ProductNullableNumberField = (typeof PRODUCT_NULLABLE_NUMBER_FIELDS)
 export const PRODUCT_DIMENSION_FIELDS = ['length', 'height', 'width', 'weight'] as const;
 export type ProductDimensionField = (typeof PRODUCT_DIMENSION_FIELDS)[number];
 
+/** The fields stored as they come, each in a column of its own. */
+export type PlainField = ProductTextField | ProductNullableNumberField | ProductDimensionField;
+
 export interface LinkedFile {
   url: string;
   name: string;

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { ValidationError } from '../../errors/request-errors.ts';
+import { unregisteredChannel } from '../../write-rules/record-rules.ts';
 
 /** Web channel ids by slug: a handful of rows, read once per write rather than once per slug. */
 export async function registeredChannels(client: pg.PoolClient): Promise<Map<string, number>> {
@@ -14,8 +14,7 @@ export function channelValues(
 ): Array<readonly [number, boolean]> {
   return Object.entries(visibility).map(([slug, visible]) => {
     const id = channels.get(slug);
-    if (id === undefined)
-      throw new ValidationError(`webVisibility.${slug}`, 'is not a registered web channel');
+    if (id === undefined) throw unregisteredChannel(`webVisibility.${slug}`);
     return [id, visible] as const;
   });
 }

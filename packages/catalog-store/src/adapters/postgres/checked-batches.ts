@@ -1,21 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ProductInput } from '../../model/product.ts';
 import type { ProductBatches } from '../../ports/product-store.ts';
-import { assertProductInput } from '../../validation/product-input.ts';
-
-/** A batch checked against the contract's schema, with the id each product is stored under. */
-export interface CheckedBatch {
-  raw: readonly ProductInput[];
-  checked: ProductInput[];
-  ids: string[];
-}
-
-/** Checks every input first: one bad record fails the batch before anything is written. */
-export function checkBatch(inputs: readonly ProductInput[]): CheckedBatch {
-  const checked = inputs.map((raw) => assertProductInput(raw));
-  return { raw: inputs, checked, ids: checked.map((input) => (input.id ?? randomUUID()).toLowerCase()) };
-}
+import type { CheckedBatch } from '../../write-rules/product-batch.ts';
+import { type PreparedProduct, prepareProduct } from '../../write-rules/product-write.ts';
 
 /** Inputs checked between two turns of the event loop: some milliseconds of work. */
 const SLICE = 250;
@@ -25,13 +12,13 @@ async function checkInSlices(
   inputs: readonly ProductInput[],
   stopped: () => boolean,
 ): Promise<CheckedBatch | undefined> {
-  const checked: ProductInput[] = [];
+  const products: PreparedProduct[] = [];
   for (let start = 0; start < inputs.length; start += SLICE) {
     if (start > 0) await nextTurn();
     if (stopped()) return undefined;
-    for (const raw of inputs.slice(start, start + SLICE)) checked.push(assertProductInput(raw));
+    for (const raw of inputs.slice(start, start + SLICE)) products.push(prepareProduct(raw));
   }
-  return { raw: inputs, checked, ids: checked.map((input) => (input.id ?? randomUUID()).toLowerCase()) };
+  return { raw: inputs, products };
 }
 
 /**

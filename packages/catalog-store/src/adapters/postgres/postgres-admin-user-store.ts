@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { adminUserCreatedEvent, adminUserUpdatedEvent } from '../../audit/admin-user-events.ts';
-import { NotFoundError, ValidationError } from '../../errors/request-errors.ts';
+import { NotFoundError } from '../../errors/request-errors.ts';
 import type { AdminUser, AdminUserPatch, NewAdminUser } from '../../model/admin-user.ts';
 import type { AuditContext } from '../../model/audit-event.ts';
 import type { AdminUserStore } from '../../ports/admin-user-store.ts';
+import { adminEmail, adminEmailTaken } from '../../write-rules/record-rules.ts';
 import { toIso } from '../timestamps.ts';
 import { appendAuditEvent } from './postgres-audit-log.ts';
 import { inWriteTransaction } from './transaction.ts';
@@ -45,8 +46,7 @@ async function userById(db: pg.Pool | pg.PoolClient, id: string): Promise<UserRo
 }
 
 async function insertUser(client: pg.PoolClient, input: NewAdminUser, ts: number): Promise<UserRow> {
-  const email = input.email.trim();
-  if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new ValidationError('email', 'must be an email address');
+  const email = adminEmail(input.email);
   try {
     const result = await client.query<UserRow>(
       `INSERT INTO admin_users (id, email, password_hash, groups, created_at, updated_at)
@@ -55,7 +55,7 @@ async function insertUser(client: pg.PoolClient, input: NewAdminUser, ts: number
     );
     return result.rows[0] as UserRow;
   } catch (error) {
-    if (isDuplicateEmail(error)) throw new ValidationError('email', 'is already registered');
+    if (isDuplicateEmail(error)) throw adminEmailTaken();
     throw error;
   }
 }

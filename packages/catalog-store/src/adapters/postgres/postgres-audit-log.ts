@@ -1,15 +1,6 @@
 import type pg from 'pg';
-import { ValidationError } from '../../errors/request-errors.ts';
-import type {
-  AuditAction,
-  AuditActor,
-  AuditChange,
-  AuditEvent,
-  AuditFilter,
-  AuditPage,
-  AuditTargetType,
-  NewAuditEvent,
-} from '../../model/audit-event.ts';
+import { type AuditQuery, auditQuery } from '../../audit/audit-query.ts';
+import type { AuditEvent, AuditFilter, AuditPage, NewAuditEvent } from '../../model/audit-event.ts';
 import type { AuditLog } from '../../ports/audit-log.ts';
 import { type AuditRow, actorColumns, toEvent } from '../audit-row.ts';
 import { toIso } from '../timestamps.ts';
@@ -48,12 +39,6 @@ export async function appendAuditEvent(
   return { ...event, id: String(result.rows[0]?.id), occurredAt: toIso(ts) };
 }
 
-function epochOf(field: 'since' | 'until', iso: string): number {
-  const epoch = Date.parse(iso);
-  if (Number.isNaN(epoch)) throw new ValidationError(field, 'must be an ISO 8601 date-time');
-  return epoch;
-}
-
 /** The parameters of one query, each value bound once and referred to by its `$n` wherever used. */
 class Params {
   readonly values: unknown[] = [];
@@ -74,23 +59,14 @@ function firstIdAt(at: string): string {
 }
 
 /** The conditions of a filter but the actor's; each has an index ending in `id` (migration 1). */
-function conditionsOf(filter: AuditFilter, params: Params): string {
+function conditionsOf(filter: AuditQuery, params: Params): string {
   const conditions: string[] = ['true'];
   if (filter.action !== undefined) conditions.push(`action = ${params.bind(filter.action)}`);
   if (filter.targetType !== undefined) conditions.push(`target_type = ${params.bind(filter.targetType)}`);
   if (filter.targetId !== undefined) conditions.push(`target_id = ${params.bind(filter.targetId)}`);
-  if (filter.since !== undefined) {
-    conditions.push(`id >= ${firstIdAt(params.bind(epochOf('since', filter.since)))}`);
-  }
-  if (filter.until !== undefined) {
-    conditions.push(`id < ${firstIdAt(params.bind(epochOf('until', filter.until)))}`);
-  }
-  if (filter.before !== undefined) {
-    if (!/^[1-9][0-9]{0,14}$/.test(filter.before)) {
-      throw new ValidationError('before', 'must be the id of an audit event');
-    }
-    conditions.push(`id < ${params.bind(Number(filter.before))}`);
-  }
+  if (filter.sinceMs !== undefined) conditions.push(`id >= ${firstIdAt(params.bind(filter.sinceMs))}`);
+  if (filter.untilMs !== undefined) conditions.push(`id < ${firstIdAt(params.bind(filter.untilMs))}`);
+  if (filter.beforeId !== undefined) conditions.push(`id < ${params.bind(filter.beforeId)}`);
   return conditions.join(' AND ');
 }
 
@@ -99,7 +75,7 @@ function conditionsOf(filter: AuditFilter, params: Params): string {
  * (or `operator-cli`, the operator's actor id): each is looked up in its own index, newest first and
  * limited, and the two short lists merged, rather than one OR that would sort all the actor's events.
  */
-function pageQuery(filter: AuditFilter): { sql: string; values: unknown[] } {
+function pageQuery(filter: AuditQuery): { sql: string; values: unknown[] } {
   const params = new Params();
   const where = conditionsOf(filter, params);
   const rows = params.bind(filter.limit + 1);
@@ -132,10 +108,7 @@ export class PostgresAuditLog implements AuditLog {
   }
 
   async list(filter: AuditFilter): Promise<AuditPage> {
-    if (!Number.isSafeInteger(filter.limit) || filter.limit < 1) {
-      throw new ValidationError('limit', 'must be a positive integer');
-    }
-    const query = pageQuery(filter);
+    const query = pageQuery(auditQuery(filter));
     const result = await this.#pool.query<AuditRow>(query.sql, query.values);
     const events = result.rows.slice(0, filter.limit).map(toEvent);
     const last = events.at(-1);

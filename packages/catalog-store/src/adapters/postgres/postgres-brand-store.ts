@@ -1,9 +1,10 @@
 import type pg from 'pg';
 import { brandArchivedEvent, brandCreatedEvent, brandUpdatedEvent } from '../../audit/brand-events.ts';
-import { NotFoundError, ValidationError } from '../../errors/request-errors.ts';
+import { NotFoundError } from '../../errors/request-errors.ts';
 import type { AuditContext, NewAuditEvent } from '../../model/audit-event.ts';
 import type { Brand, BrandInput, BrandPatch, BrandWithProductCount } from '../../model/brand.ts';
 import type { BrandStore } from '../../ports/brand-store.ts';
+import { brandClash, patchedBrand } from '../../write-rules/brand-rules.ts';
 import { toIso } from '../timestamps.ts';
 import { appendAuditEvent } from './postgres-audit-log.ts';
 import { inWriteTransaction } from './transaction.ts';
@@ -20,7 +21,6 @@ export interface BrandRow {
 }
 
 export const BRAND_COLUMNS = 'seq, id, name, slug, archived, created_at, updated_at';
-const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 export function toBrand(row: BrandRow): Brand {
   return {
@@ -92,16 +92,13 @@ export class PostgresBrandStore implements BrandStore {
     return inWriteTransaction(this.#pool, async (client, ts) => {
       const current = await brandRow(client, 'id', id);
       if (current === undefined) throw new NotFoundError('Brand', id);
-      const name = patch.name?.trim() ?? current.name;
-      const slug = patch.slug ?? current.slug;
-      if (name === '') throw new ValidationError('name', 'is required');
-      if (!SLUG_PATTERN.test(slug)) throw new ValidationError('slug', 'must be kebab-case');
+      const { name, slug } = patchedBrand(current, patch);
       const clash = await client.query('SELECT 1 FROM brands WHERE (name = $1 OR slug = $2) AND seq <> $3', [
         name,
         slug,
         current.seq,
       ]);
-      if (clash.rowCount !== 0) throw new ValidationError('name', 'another brand has this name or slug');
+      if (clash.rowCount !== 0) throw brandClash();
       const result = await client.query<BrandRow>(
         `UPDATE brands SET name = $1, slug = $2, archived = $3, updated_at = $4 WHERE seq = $5
          RETURNING ${BRAND_COLUMNS}`,

@@ -1,19 +1,17 @@
 import type pg from 'pg';
 import { clientCreatedEvent, clientRevokedEvent, clientUpdatedEvent } from '../../audit/client-events.ts';
-import { ClientRevokedError, NotFoundError, ValidationError } from '../../errors/request-errors.ts';
+import { NotFoundError } from '../../errors/request-errors.ts';
 import type { AuditContext } from '../../model/audit-event.ts';
 import type {
   Actor,
   ClientPatch,
-  ClientScope,
-  ClientStatus,
   ClientStatusFilter,
   NewClient,
   StoredClient,
 } from '../../model/m2m-client.ts';
 import type { ClientStore } from '../../ports/client-store.ts';
+import { checkClientChangeable, clientIdTaken, unregisteredChannel } from '../../write-rules/record-rules.ts';
 import { type ClientRow, SELECT_CLIENT, toClient } from '../client-row.ts';
-import { toIso, toIsoOrNull } from '../timestamps.ts';
 import { appendAuditEvent } from './postgres-audit-log.ts';
 import { inWriteTransaction } from './transaction.ts';
 
@@ -32,7 +30,7 @@ async function channelId(client: pg.PoolClient, slug: string | null | undefined)
   if (slug === null || slug === undefined) return null;
   const result = await client.query<{ id: number }>('SELECT id FROM web_channels WHERE slug = $1', [slug]);
   const row = result.rows[0];
-  if (row === undefined) throw new ValidationError('channel', 'is not a registered web channel');
+  if (row === undefined) throw unregisteredChannel('channel');
   return row.id;
 }
 
@@ -50,7 +48,7 @@ export class PostgresClientStore implements ClientStore {
   async create(input: NewClient, audit?: AuditContext): Promise<StoredClient> {
     return inWriteTransaction(this.#pool, async (client, ts) => {
       if ((await clientRow(client, input.clientId)) !== undefined) {
-        throw new ValidationError('clientId', 'is already in use');
+        throw clientIdTaken();
       }
       await client.query(
         `INSERT INTO m2m_clients (client_id, client_name, description, scopes, status, created_at,
@@ -93,7 +91,7 @@ export class PostgresClientStore implements ClientStore {
   async update(clientId: string, patch: ClientPatch, audit?: AuditContext): Promise<StoredClient> {
     return inWriteTransaction(this.#pool, async (client, ts) => {
       const current = await existingClient(client, clientId);
-      if (current.status === 'revoked') throw new ClientRevokedError(clientId);
+      checkClientChangeable(clientId, current.status);
       await client.query(
         'UPDATE m2m_clients SET client_name = $1, description = $2, scopes = $3, channel_id = $4 WHERE client_id = $5',
         [

@@ -1,9 +1,10 @@
 import type pg from 'pg';
 import { webChannelCreatedEvent, webChannelRenamedEvent } from '../../audit/web-channel-events.ts';
-import { NotFoundError, ValidationError } from '../../errors/request-errors.ts';
+import { NotFoundError } from '../../errors/request-errors.ts';
 import type { AuditContext } from '../../model/audit-event.ts';
-import { WEB_CHANNEL_SLUG_PATTERN, type WebChannel, type WebChannelInput } from '../../model/web-channel.ts';
+import type { WebChannel, WebChannelInput } from '../../model/web-channel.ts';
 import type { WebChannelStore } from '../../ports/web-channel-store.ts';
+import { channelSlugTaken, checkChannelSlug } from '../../write-rules/record-rules.ts';
 import { toIso } from '../timestamps.ts';
 import { appendAuditEvent } from './postgres-audit-log.ts';
 import { inWriteTransaction } from './transaction.ts';
@@ -31,9 +32,9 @@ export async function insertWebChannel(
   input: WebChannelInput,
   ts: number,
 ): Promise<WebChannel> {
-  if (!WEB_CHANNEL_SLUG_PATTERN.test(input.slug)) throw new ValidationError('slug', 'must be kebab-case');
+  checkChannelSlug(input.slug);
   if ((await channelRow(client, input.slug)) !== undefined) {
-    throw new ValidationError('slug', 'is already registered');
+    throw channelSlugTaken();
   }
   const result = await client.query<ChannelRow>(
     'INSERT INTO web_channels (slug, name, created_at) VALUES ($1, $2, $3) RETURNING slug, name, created_at',

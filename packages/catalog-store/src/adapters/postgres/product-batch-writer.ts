@@ -1,14 +1,15 @@
 import type pg from 'pg';
 import type { ProductInput, RelatedProductInput } from '../../model/product.ts';
 import type { UpsertSummary } from '../../ports/product-store.ts';
-import { WRITTEN_COLUMNS } from '../product-columns.ts';
-import { changedRelationTargets } from './changed-relation-targets.ts';
+import type { BrandRef } from '../../write-rules/brand-rules.ts';
+import { changedRelationTargets } from '../../write-rules/changed-relation-targets.ts';
+import type { CheckedBatch } from '../../write-rules/product-batch.ts';
+import { createdAtOf } from '../../write-rules/product-write.ts';
+import { WRITTEN_COLUMNS, writtenValues } from '../product-columns.ts';
 import { channelValues, registeredChannels } from './channel-visibility.ts';
-import type { CheckedBatch } from './checked-batches.ts';
 import { copyLine, copyLines } from './copy-rows.ts';
-import { createdAtOf, rowValues } from './product-rows.ts';
-import { type BrandRef, resolveBrand } from './write-brand.ts';
-import { bumpRelationTargets, refuseSelfRelation, storedRelations, writeProduct } from './write-product.ts';
+import { resolveBrand } from './write-brand.ts';
+import { bumpRelationTargets, writeProduct } from './write-product.ts';
 
 /** A product of the batch written set-based: the first occurrence of its id in the batch. */
 interface Staged {
@@ -92,40 +93,35 @@ async function newSeqs(client: pg.PoolClient, count: number): Promise<number[]> 
  */
 async function splitBatch(
   client: pg.PoolClient,
-  { raw, checked, ids }: CheckedBatch,
+  { raw, products }: CheckedBatch,
   ts: number,
   brandsOf: BrandsOf,
   channels: ReadonlyMap<string, number>,
 ): Promise<SplitBatch> {
-  const brands = await brandsOf(checked);
-  const existing = await existingSeqs(client, ids);
-  const firsts: Array<{
-    index: number;
-    relations: RelatedProductInput[];
-    visibility: Array<readonly [number, boolean]>;
-  }> = [];
+  const brands = await brandsOf(products.map((product) => product.input));
+  const existing = await existingSeqs(
+    client,
+    products.map((product) => product.id),
+  );
+  const firsts: Array<{ index: number; visibility: Array<readonly [number, boolean]> }> = [];
   const later: ProductInput[] = [];
   const seen = new Set<string>();
-  for (const [index, input] of checked.entries()) {
-    const id = ids[index] as string;
+  for (const [index, { input, id }] of products.entries()) {
     if (seen.has(id)) {
       later.push({ ...(raw[index] as ProductInput), id });
       continue;
     }
     seen.add(id);
-    const relations = storedRelations(input);
-    refuseSelfRelation(id, relations);
-    firsts.push({ index, relations, visibility: channelValues(channels, input.webVisibility ?? {}) });
+    firsts.push({ index, visibility: channelValues(channels, input.webVisibility ?? {}) });
   }
   const seqs = await newSeqs(
     client,
-    firsts.filter(({ index }) => !existing.has(ids[index] as string)).length,
+    firsts.filter(({ index }) => !existing.has(products[index]?.id as string)).length,
   );
   const split: SplitBatch = { fresh: [], replaced: [], relationLines: [], visibilityLines: [], later };
-  for (const { index, relations, visibility } of firsts) {
-    const input = checked[index] as ProductInput;
-    const id = ids[index] as string;
-    const values = rowValues(input, brands[index] ?? null, ts);
+  for (const { index, visibility } of firsts) {
+    const { input, id, relations } = products[index] as (typeof products)[number];
+    const values = writtenValues(input, brands[index] ?? null, ts);
     const known = existing.get(id);
     const seq = known ?? (seqs[split.fresh.length] as number);
     if (known === undefined) {

@@ -1,54 +1,12 @@
-import {
-  type LinkedFile,
-  PRODUCT_DIMENSION_FIELDS,
-  PRODUCT_NULLABLE_NUMBER_FIELDS,
-  type ProductInput,
-  type ProductRecord,
-  type ProductStatus,
-  type RelatedProduct,
-  type SpareEntry,
+import type {
+  LinkedFile,
+  ProductRecord,
+  ProductStatus,
+  RelatedProduct,
+  SpareEntry,
 } from '../../model/product.ts';
-import { identifierKey } from '../../search/identifier-key.ts';
-import { columnOf, PLAIN_FIELDS, type PlainField } from '../product-columns.ts';
+import { columnOf, PLAIN_FIELDS } from '../product-columns.ts';
 import { toIso } from '../timestamps.ts';
-import type { BrandRef } from './write-brand.ts';
-
-export type ColumnValue = string | number | boolean | null;
-
-const ZERO_WHEN_ABSENT = new Set<PlainField>(PRODUCT_DIMENSION_FIELDS);
-const NULL_WHEN_ABSENT = new Set<PlainField>(PRODUCT_NULLABLE_NUMBER_FIELDS);
-
-function plainValue(input: ProductInput, field: PlainField): ColumnValue {
-  const value = input[field];
-  if (value !== undefined) return value;
-  if (ZERO_WHEN_ABSENT.has(field)) return 0;
-  return NULL_WHEN_ABSENT.has(field) ? null : '';
-}
-
-/** The WRITTEN_COLUMNS values of a checked input, its resolved brand and the write's timestamp. */
-export function rowValues(input: ProductInput, brand: BrandRef | null, ts: number): ColumnValue[] {
-  return [
-    ...PLAIN_FIELDS.map((field) => plainValue(input, field)),
-    identifierKey(input.productCode),
-    identifierKey(input.erpCode ?? ''),
-    brand?.seq ?? null,
-    brand?.name ?? '',
-    brand?.slug ?? '',
-    input.imageUrl ?? null,
-    JSON.stringify(input.images ?? []),
-    JSON.stringify(input.documents ?? []),
-    JSON.stringify(input.spares ?? []),
-    input.status ?? 'active',
-    input.archived === true,
-    input.displayOnWeb ?? null,
-    ts,
-  ];
-}
-
-/** createdAt is the input's on creation (an import keeps its history), else the write's. */
-export function createdAtOf(input: ProductInput, ts: number): number {
-  return input.createdAt === undefined ? ts : Date.parse(input.createdAt);
-}
 
 /** A products row as read-products.ts selects it: the record's columns and its derived parts. */
 export interface ProductRow {

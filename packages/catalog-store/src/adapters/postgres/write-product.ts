@@ -1,41 +1,22 @@
-import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { NotFoundError, ValidationError } from '../../errors/request-errors.ts';
 import type { ProductInput, RelatedProductInput } from '../../model/product.ts';
-import { assertProductInput } from '../../validation/product-input.ts';
-import { WRITTEN_COLUMNS } from '../product-columns.ts';
-import { changedRelationTargets } from './changed-relation-targets.ts';
+import { changedRelationTargets } from '../../write-rules/changed-relation-targets.ts';
+import {
+  checkWriteMode,
+  createdAtOf,
+  prepareProduct,
+  type WriteMode,
+  type WrittenProduct,
+} from '../../write-rules/product-write.ts';
+import { WRITTEN_COLUMNS, writtenValues } from '../product-columns.ts';
 import { channelValues, registeredChannels } from './channel-visibility.ts';
-import { createdAtOf, rowValues } from './product-rows.ts';
 import { resolveBrand } from './write-brand.ts';
-
-export type WriteMode = 'create' | 'replace' | 'upsert';
-
-export interface WrittenProduct {
-  seq: number;
-  id: string;
-  created: boolean;
-}
 
 const INSERTED_COLUMNS = [...WRITTEN_COLUMNS, 'id', 'created_at'];
 const INSERT_SQL = `INSERT INTO products (${INSERTED_COLUMNS.join(', ')})
   VALUES (${INSERTED_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING seq`;
 const UPDATE_SQL = `UPDATE products SET ${WRITTEN_COLUMNS.map((column, i) => `${column} = $${i + 1}`).join(', ')}
   WHERE seq = $${WRITTEN_COLUMNS.length + 1}`;
-
-/** A relation entry's target as stored: ids are kept lower-cased. */
-export function storedRelations(input: ProductInput): RelatedProductInput[] {
-  return (input.relatedProducts ?? []).map((relation) => ({
-    ...relation,
-    productId: relation.productId.toLowerCase(),
-  }));
-}
-
-export function refuseSelfRelation(id: string, relations: readonly RelatedProductInput[]): void {
-  if (relations.some((relation) => relation.productId === id)) {
-    throw new ValidationError('relatedProducts', 'a product cannot relate to itself');
-  }
-}
 
 /**
  * Products named in `ids` take the write's updatedAt unless they have it already: their derived
@@ -103,16 +84,11 @@ export async function writeProduct(
   ts: number,
   mode: WriteMode,
 ): Promise<WrittenProduct> {
-  const input = assertProductInput(raw);
-  const id = (input.id ?? randomUUID()).toLowerCase();
-  const relations = storedRelations(input);
+  const { input, id, relations } = prepareProduct(raw);
   const found = await client.query<{ seq: number }>('SELECT seq FROM products WHERE id = $1', [id]);
   const existing = found.rows[0]?.seq;
-  if (mode === 'create' && existing !== undefined)
-    throw new ValidationError('id', 'a product with this id exists');
-  if (mode === 'replace' && existing === undefined) throw new NotFoundError('Product', id);
-  const values = rowValues(input, await resolveBrand(client, input.brandName, input.brandSlug, ts), ts);
-  refuseSelfRelation(id, relations);
+  checkWriteMode(mode, id, existing !== undefined);
+  const values = writtenValues(input, await resolveBrand(client, input.brandName, input.brandSlug, ts), ts);
   let seq: number;
   if (existing === undefined) {
     const inserted = await client.query<{ seq: number }>(INSERT_SQL, [...values, id, createdAtOf(input, ts)]);

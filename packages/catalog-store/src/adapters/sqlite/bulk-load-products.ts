@@ -3,6 +3,7 @@ import { importBatchEvent } from '../../audit/product-events.ts';
 import type { AuditContext } from '../../model/audit-event.ts';
 import type { ProductInput } from '../../model/product.ts';
 import type { UpsertSummary } from '../../ports/product-store.ts';
+import { checkBatch } from '../../write-rules/product-batch.ts';
 import {
   APPEND_NEW_CHANGES,
   BUMP_RELATION_TARGETS,
@@ -10,7 +11,7 @@ import {
   INDEX_NEW_TEXT,
   QUEUE_NEW_DOCUMENTS,
 } from './derive-new-rows.ts';
-import { checkBatch, newProductInserter } from './insert-new-products.ts';
+import { newProductInserter } from './insert-new-products.ts';
 import { restoreSchemaObjects, suspendInsertTriggers } from './insert-triggers.ts';
 import { BATCH_LOAD_CACHE_KIB, raiseCacheForLoad } from './load-cache.ts';
 import { appendAuditEvent } from './sqlite-audit-log.ts';

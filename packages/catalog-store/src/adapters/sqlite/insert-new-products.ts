@@ -1,24 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
-import { ValidationError } from '../../errors/request-errors.ts';
 import type { ProductInput } from '../../model/product.ts';
-import { assertProductInput } from '../../validation/product-input.ts';
+import type { BrandRef } from '../../write-rules/brand-rules.ts';
+import type { CheckedBatch } from '../../write-rules/product-batch.ts';
+import { createdAtOf, type PreparedProduct } from '../../write-rules/product-write.ts';
+import { unregisteredChannel } from '../../write-rules/record-rules.ts';
 import { statement } from './statement-cache.ts';
-import { type BrandRef, resolveBrand } from './write-brand.ts';
+import { resolveBrand } from './write-brand.ts';
 import { INSERT_SQL, rowValues } from './write-product.ts';
-
-/** A batch checked against the contract's schema, with the id each product is stored under. */
-export interface CheckedBatch {
-  raw: readonly ProductInput[];
-  checked: ProductInput[];
-  ids: string[];
-}
-
-/** Checks every input first: one bad record fails the batch before anything is written. */
-export function checkBatch(inputs: readonly ProductInput[]): CheckedBatch {
-  const checked = inputs.map((raw) => assertProductInput(raw));
-  return { raw: inputs, checked, ids: checked.map((input) => (input.id ?? randomUUID()).toLowerCase()) };
-}
 
 export interface InsertedBatch {
   /** The seq range of the inserted products; 0 when none was new. */
@@ -53,8 +41,7 @@ function lookups(db: DatabaseSync, ts: number): Lookups {
         const row = statement(db, 'SELECT id FROM web_channels WHERE slug = ?').get(slug) as
           | { id: number }
           | undefined;
-        if (row === undefined)
-          throw new ValidationError(`webVisibility.${slug}`, 'is not a registered web channel');
+        if (row === undefined) throw unregisteredChannel(`webVisibility.${slug}`);
         id = row.id;
         channels.set(slug, id);
       }
@@ -64,18 +51,20 @@ function lookups(db: DatabaseSync, ts: number): Lookups {
 }
 
 /** Inserts one new product with its relations and channel values; returns its seq. */
-function insertNew(db: DatabaseSync, id: string, input: ProductInput, ts: number, look: Lookups): number {
-  const createdAt = input.createdAt === undefined ? ts : Date.parse(input.createdAt);
+function insertNew(
+  db: DatabaseSync,
+  { input, id, relations }: PreparedProduct,
+  ts: number,
+  look: Lookups,
+): number {
   const values = rowValues(input, look.brand(input), ts);
-  const seq = (statement(db, INSERT_SQL).get(id, createdAt, ...values) as { seq: number }).seq;
+  const seq = (statement(db, INSERT_SQL).get(id, createdAtOf(input, ts), ...values) as { seq: number }).seq;
   const relation = statement(
     db,
     'INSERT INTO product_relations (product_seq, position, related_id, relation_type, qty, note) VALUES (?, ?, ?, ?, ?, ?)',
   );
-  (input.relatedProducts ?? []).forEach((entry, position) => {
-    const target = entry.productId.toLowerCase();
-    if (target === id) throw new ValidationError('relatedProducts', 'a product cannot relate to itself');
-    relation.run(seq, position, target, entry.relationType, entry.qty, entry.note ?? null);
+  relations.forEach((entry, position) => {
+    relation.run(seq, position, entry.productId, entry.relationType, entry.qty, entry.note ?? null);
   });
   const visibility = statement(
     db,
@@ -95,25 +84,25 @@ function insertNew(db: DatabaseSync, id: string, input: ProductInput, ts: number
  */
 export function newProductInserter(db: DatabaseSync, ts: number): (batch: CheckedBatch) => InsertedBatch {
   const look = lookups(db, ts);
-  return ({ raw, checked, ids }) => {
-    for (const input of checked) look.brand(input);
+  return ({ raw, products }) => {
+    for (const { input } of products) look.brand(input);
     const existing = new Set(
       (
         statement(db, 'SELECT id FROM products WHERE id IN (SELECT value FROM json_each(?))').all(
-          JSON.stringify(ids),
+          JSON.stringify(products.map((product) => product.id)),
         ) as Array<{ id: string }>
       ).map((row) => row.id),
     );
     const seen = new Set<string>();
     const inserted: InsertedBatch = { first: 0, last: 0, created: 0, later: [] };
-    checked.forEach((input, index) => {
-      const id = ids[index] as string;
+    products.forEach((product, index) => {
+      const { id } = product;
       if (existing.has(id) || seen.has(id)) {
         inserted.later.push({ ...(raw[index] as ProductInput), id });
         return;
       }
       seen.add(id);
-      inserted.last = insertNew(db, id, input, ts, look);
+      inserted.last = insertNew(db, product, ts, look);
       if (inserted.first === 0) inserted.first = inserted.last;
     });
     inserted.created = seen.size;

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import { adminUserCreatedEvent, adminUserUpdatedEvent } from '../../audit/admin-user-events.ts';
-import { NotFoundError, ValidationError } from '../../errors/request-errors.ts';
+import { NotFoundError } from '../../errors/request-errors.ts';
 import type { AdminUser, AdminUserPatch, NewAdminUser } from '../../model/admin-user.ts';
 import type { AuditContext } from '../../model/audit-event.ts';
 import type { AdminUserStore } from '../../ports/admin-user-store.ts';
+import { adminEmail, adminEmailTaken } from '../../write-rules/record-rules.ts';
 import { toIso } from '../timestamps.ts';
 import { appendAuditEvent } from './sqlite-audit-log.ts';
 import { statement } from './statement-cache.ts';
@@ -45,10 +46,8 @@ export class SqliteAdminUserStore implements AdminUserStore {
 
   async create(input: NewAdminUser, audit?: AuditContext): Promise<AdminUser> {
     return inWriteTransaction(this.#db, () => {
-      const email = input.email.trim();
-      if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new ValidationError('email', 'must be an email address');
-      if (this.#row('email', email) !== undefined)
-        throw new ValidationError('email', 'is already registered');
+      const email = adminEmail(input.email);
+      if (this.#row('email', email) !== undefined) throw adminEmailTaken();
       const id = randomUUID();
       const now = Date.now();
       statement(

@@ -1,15 +1,6 @@
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
-import { ValidationError } from '../../errors/request-errors.ts';
-import type {
-  AuditAction,
-  AuditActor,
-  AuditChange,
-  AuditEvent,
-  AuditFilter,
-  AuditPage,
-  AuditTargetType,
-  NewAuditEvent,
-} from '../../model/audit-event.ts';
+import { type AuditQuery, auditQuery } from '../../audit/audit-query.ts';
+import type { AuditEvent, AuditFilter, AuditPage, NewAuditEvent } from '../../model/audit-event.ts';
 import type { AuditLog } from '../../ports/audit-log.ts';
 import { type AuditRow, actorColumns, toEvent } from '../audit-row.ts';
 import { toIso } from '../timestamps.ts';
@@ -60,12 +51,6 @@ export function appendAuditEvent(db: DatabaseSync, event: NewAuditEvent): AuditE
   });
 }
 
-function epochOf(field: 'since' | 'until', iso: string): number {
-  const epoch = Date.parse(iso);
-  if (Number.isNaN(epoch)) throw new ValidationError(field, 'must be an ISO 8601 date-time');
-  return epoch;
-}
-
 /**
  * The id of the oldest event at or after a time, or past every id when there is none. Times never
  * go back as ids grow (nextOccurredAt), so "at or after t" is "id at or above this": a time bound
@@ -74,7 +59,7 @@ function epochOf(field: 'since' | 'until', iso: string): number {
 const FIRST_ID_AT = `ifnull((SELECT id FROM audit_events WHERE occurred_at >= ? ORDER BY occurred_at, id LIMIT 1), ${Number.MAX_SAFE_INTEGER})`;
 
 /** The conditions of a filter but the actor's; each has an index ending in `id` (migration 8). */
-function conditionsOf(filter: AuditFilter): { sql: string; params: SQLInputValue[] } {
+function conditionsOf(filter: AuditQuery): { sql: string; params: SQLInputValue[] } {
   const conditions: string[] = ['1'];
   const params: SQLInputValue[] = [];
   if (filter.action !== undefined) {
@@ -89,20 +74,17 @@ function conditionsOf(filter: AuditFilter): { sql: string; params: SQLInputValue
     conditions.push('target_id = ?');
     params.push(filter.targetId);
   }
-  if (filter.since !== undefined) {
+  if (filter.sinceMs !== undefined) {
     conditions.push(`id >= ${FIRST_ID_AT}`);
-    params.push(epochOf('since', filter.since));
+    params.push(filter.sinceMs);
   }
-  if (filter.until !== undefined) {
+  if (filter.untilMs !== undefined) {
     conditions.push(`id < ${FIRST_ID_AT}`);
-    params.push(epochOf('until', filter.until));
+    params.push(filter.untilMs);
   }
-  if (filter.before !== undefined) {
-    if (!/^[1-9][0-9]{0,14}$/.test(filter.before)) {
-      throw new ValidationError('before', 'must be the id of an audit event');
-    }
+  if (filter.beforeId !== undefined) {
     conditions.push('id < ?');
-    params.push(Number(filter.before));
+    params.push(filter.beforeId);
   }
   return { sql: conditions.join(' AND '), params };
 }
@@ -112,7 +94,7 @@ function conditionsOf(filter: AuditFilter): { sql: string; params: SQLInputValue
  * (or `operator-cli`, the operator's actor id): each is looked up in its own index, newest first and
  * limited, and the two short lists merged, rather than one OR that would sort all the actor's events.
  */
-function pageQuery(filter: AuditFilter): { sql: string; params: SQLInputValue[] } {
+function pageQuery(filter: AuditQuery): { sql: string; params: SQLInputValue[] } {
   const where = conditionsOf(filter);
   const rows = filter.limit + 1;
   if (filter.actor === undefined) {
@@ -142,10 +124,7 @@ export class SqliteAuditLog implements AuditLog {
   }
 
   async list(filter: AuditFilter): Promise<AuditPage> {
-    if (!Number.isSafeInteger(filter.limit) || filter.limit < 1) {
-      throw new ValidationError('limit', 'must be a positive integer');
-    }
-    const query = pageQuery(filter);
+    const query = pageQuery(auditQuery(filter));
     const rows = statement(this.#db, query.sql).all(...query.params) as unknown as AuditRow[];
     const events = rows.slice(0, filter.limit).map(toEvent);
     const last = events.at(-1);

@@ -1,9 +1,10 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { brandArchivedEvent, brandCreatedEvent, brandUpdatedEvent } from '../../audit/brand-events.ts';
-import { NotFoundError, ValidationError } from '../../errors/request-errors.ts';
+import { NotFoundError } from '../../errors/request-errors.ts';
 import type { AuditContext, NewAuditEvent } from '../../model/audit-event.ts';
 import type { Brand, BrandInput, BrandPatch, BrandWithProductCount } from '../../model/brand.ts';
 import type { BrandStore } from '../../ports/brand-store.ts';
+import { brandClash, patchedBrand } from '../../write-rules/brand-rules.ts';
 import { type BrandRow, toBrand } from './brand-row.ts';
 import { appendAuditEvent } from './sqlite-audit-log.ts';
 import { statement } from './statement-cache.ts';
@@ -12,7 +13,6 @@ import { inWriteTransaction } from './transaction.ts';
 import { insertBrand } from './write-brand.ts';
 
 export const BRAND_COLUMNS = 'seq, id, name, slug, archived, created_at, updated_at';
-const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 export class SqliteBrandStore implements BrandStore {
   readonly #db: DatabaseSync;
@@ -69,15 +69,12 @@ export class SqliteBrandStore implements BrandStore {
   #update(id: string, patch: BrandPatch, event?: (before: Brand, after: Brand) => NewAuditEvent): Brand {
     return inWriteTransaction(this.#db, () => {
       const current = this.#existing(id);
-      const name = patch.name?.trim() ?? current.name;
-      const slug = patch.slug ?? current.slug;
-      if (name === '') throw new ValidationError('name', 'is required');
-      if (!SLUG_PATTERN.test(slug)) throw new ValidationError('slug', 'must be kebab-case');
+      const { name, slug } = patchedBrand(current, patch);
       const clash = statement(
         this.#db,
         'SELECT id FROM brands WHERE (name = ? OR slug = ?) AND seq <> ?',
       ).get(name, slug, current.seq);
-      if (clash !== undefined) throw new ValidationError('name', 'another brand has this name or slug');
+      if (clash !== undefined) throw brandClash();
       const ts = nextWriteTimestamp(this.#db);
       const archived = patch.archived === undefined ? current.archived : patch.archived ? 1 : 0;
       statement(

@@ -1,19 +1,17 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { clientCreatedEvent, clientRevokedEvent, clientUpdatedEvent } from '../../audit/client-events.ts';
-import { ClientRevokedError, NotFoundError, ValidationError } from '../../errors/request-errors.ts';
+import { NotFoundError } from '../../errors/request-errors.ts';
 import type { AuditContext } from '../../model/audit-event.ts';
 import type {
   Actor,
   ClientPatch,
-  ClientScope,
-  ClientStatus,
   ClientStatusFilter,
   NewClient,
   StoredClient,
 } from '../../model/m2m-client.ts';
 import type { ClientStore } from '../../ports/client-store.ts';
+import { checkClientChangeable, clientIdTaken, unregisteredChannel } from '../../write-rules/record-rules.ts';
 import { type ClientRow, SELECT_CLIENT, toClient } from '../client-row.ts';
-import { toIso, toIsoOrNull } from '../timestamps.ts';
 import { appendAuditEvent } from './sqlite-audit-log.ts';
 import { statement } from './statement-cache.ts';
 import { inWriteTransaction } from './transaction.ts';
@@ -23,7 +21,7 @@ function channelId(db: DatabaseSync, slug: string | null | undefined): number | 
   const row = statement(db, 'SELECT id FROM web_channels WHERE slug = ?').get(slug) as
     | { id: number }
     | undefined;
-  if (row === undefined) throw new ValidationError('channel', 'is not a registered web channel');
+  if (row === undefined) throw unregisteredChannel('channel');
   return row.id;
 }
 
@@ -52,7 +50,7 @@ export class SqliteClientStore implements ClientStore {
 
   async create(input: NewClient, audit?: AuditContext): Promise<StoredClient> {
     return inWriteTransaction(this.#db, () => {
-      if (this.#row(input.clientId) !== undefined) throw new ValidationError('clientId', 'is already in use');
+      if (this.#row(input.clientId) !== undefined) throw clientIdTaken();
       statement(
         this.#db,
         `INSERT INTO m2m_clients (client_id, client_name, description, scopes, status, created_at,
@@ -93,7 +91,7 @@ export class SqliteClientStore implements ClientStore {
   async update(clientId: string, patch: ClientPatch, audit?: AuditContext): Promise<StoredClient> {
     return inWriteTransaction(this.#db, () => {
       const current = this.#existing(clientId);
-      if (current.status === 'revoked') throw new ClientRevokedError(clientId);
+      checkClientChangeable(clientId, current.status);
       const channel =
         patch.channel === undefined
           ? (

@@ -1,9 +1,10 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { webChannelCreatedEvent, webChannelRenamedEvent } from '../../audit/web-channel-events.ts';
-import { NotFoundError, ValidationError } from '../../errors/request-errors.ts';
+import { NotFoundError } from '../../errors/request-errors.ts';
 import type { AuditContext } from '../../model/audit-event.ts';
-import { WEB_CHANNEL_SLUG_PATTERN, type WebChannel, type WebChannelInput } from '../../model/web-channel.ts';
+import type { WebChannel, WebChannelInput } from '../../model/web-channel.ts';
 import type { WebChannelStore } from '../../ports/web-channel-store.ts';
+import { channelSlugTaken, checkChannelSlug } from '../../write-rules/record-rules.ts';
 import { toIso } from '../timestamps.ts';
 import { appendAuditEvent } from './sqlite-audit-log.ts';
 import { statement } from './statement-cache.ts';
@@ -20,9 +21,9 @@ export function toChannel(row: ChannelRow): WebChannel {
 }
 
 export function insertWebChannel(db: DatabaseSync, input: WebChannelInput, ts: number): void {
-  if (!WEB_CHANNEL_SLUG_PATTERN.test(input.slug)) throw new ValidationError('slug', 'must be kebab-case');
+  checkChannelSlug(input.slug);
   if (statement(db, 'SELECT 1 FROM web_channels WHERE slug = ?').get(input.slug) !== undefined) {
-    throw new ValidationError('slug', 'is already registered');
+    throw channelSlugTaken();
   }
   statement(db, 'INSERT INTO web_channels (slug, name, created_at) VALUES (?, ?, ?)').run(
     input.slug,

@@ -1,76 +1,28 @@
-import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
-import { NotFoundError, ValidationError } from '../../errors/request-errors.ts';
 import type { ProductInput, RelatedProductInput } from '../../model/product.ts';
-import { identifierKey } from '../../search/identifier-key.ts';
-import { assertProductInput } from '../../validation/product-input.ts';
-import { columnOf, PLAIN_FIELDS, WRITTEN_COLUMNS } from '../product-columns.ts';
+import type { BrandRef } from '../../write-rules/brand-rules.ts';
+import { changedRelationTargets } from '../../write-rules/changed-relation-targets.ts';
+import {
+  checkWriteMode,
+  createdAtOf,
+  prepareProduct,
+  type WriteMode,
+  type WrittenProduct,
+} from '../../write-rules/product-write.ts';
+import { unregisteredChannel } from '../../write-rules/record-rules.ts';
+import { WRITTEN_COLUMNS, writtenValues } from '../product-columns.ts';
 import { statement } from './statement-cache.ts';
-import { type BrandRef, resolveBrand } from './write-brand.ts';
-
-export type WriteMode = 'create' | 'replace' | 'upsert';
-
-export interface WrittenProduct {
-  seq: number;
-  id: string;
-  created: boolean;
-}
+import { resolveBrand } from './write-brand.ts';
 
 export const INSERT_SQL = `INSERT INTO products (id, created_at, ${WRITTEN_COLUMNS.join(', ')})
   VALUES (?, ?, ${WRITTEN_COLUMNS.map(() => '?').join(', ')}) RETURNING seq`;
 export const UPDATE_SQL = `UPDATE products SET ${WRITTEN_COLUMNS.map((column) => `${column} = ?`).join(', ')} WHERE seq = ?`;
 
-const TEXT_DEFAULT = '';
 type SqlValue = string | number | null;
 
-function plainValue(input: ProductInput, field: (typeof PLAIN_FIELDS)[number]): SqlValue {
-  const value = input[field];
-  if (value !== undefined) return value;
-  if (field === 'length' || field === 'height' || field === 'width' || field === 'weight') return 0;
-  if (
-    field === 'price' ||
-    field === 'retailPrice' ||
-    field === 'supplierCost' ||
-    field === 'costPrice' ||
-    field === 'marginPercent'
-  ) {
-    return null;
-  }
-  return TEXT_DEFAULT;
-}
-
-/** The written columns' values (WRITTEN_COLUMNS order) of a checked input and its resolved brand. */
+/** `writtenValues` as SQLite binds them: booleans are stored as 0 and 1. */
 export function rowValues(input: ProductInput, brand: BrandRef | null, ts: number): SqlValue[] {
-  const displayOnWeb = input.displayOnWeb ?? null;
-  return [
-    ...PLAIN_FIELDS.map((field) => plainValue(input, field)),
-    identifierKey(input.productCode),
-    identifierKey(input.erpCode ?? ''),
-    brand?.seq ?? null,
-    brand?.name ?? '',
-    brand?.slug ?? '',
-    input.imageUrl ?? null,
-    JSON.stringify(input.images ?? []),
-    JSON.stringify(input.documents ?? []),
-    JSON.stringify(input.spares ?? []),
-    input.status ?? 'active',
-    input.archived === true ? 1 : 0,
-    displayOnWeb === null ? null : displayOnWeb ? 1 : 0,
-    ts,
-  ];
-}
-
-function relationSignature(
-  entries: ReadonlyArray<Pick<RelatedProductInput, 'productId' | 'relationType' | 'qty'>>,
-) {
-  const byTarget = new Map<string, string>();
-  for (const entry of entries) {
-    byTarget.set(
-      entry.productId,
-      `${byTarget.get(entry.productId) ?? ''}|${entry.relationType}:${entry.qty}`,
-    );
-  }
-  return byTarget;
+  return writtenValues(input, brand, ts).map((value) => (typeof value === 'boolean' ? Number(value) : value));
 }
 
 /**
@@ -95,11 +47,7 @@ function writeRelations(
   relations.forEach((relation, position) => {
     insert.run(seq, position, relation.productId, relation.relationType, relation.qty, relation.note ?? null);
   });
-  const before = relationSignature(previous);
-  const after = relationSignature(relations);
-  const touched = [...new Set([...before.keys(), ...after.keys()])].filter(
-    (id) => before.get(id) !== after.get(id),
-  );
+  const touched = changedRelationTargets(previous, relations);
   if (touched.length > 0) {
     statement(
       db,
@@ -118,8 +66,7 @@ function writeVisibility(db: DatabaseSync, seq: number, visibility: Record<strin
     const channel = statement(db, 'SELECT id FROM web_channels WHERE slug = ?').get(slug) as
       | { id: number }
       | undefined;
-    if (channel === undefined)
-      throw new ValidationError(`webVisibility.${slug}`, 'is not a registered web channel');
+    if (channel === undefined) throw unregisteredChannel(`webVisibility.${slug}`);
     insert.run(channel.id, seq, visible ? 1 : 0);
   }
 }
@@ -131,29 +78,18 @@ export function writeProduct(
   ts: number,
   mode: WriteMode,
 ): WrittenProduct {
-  const input = assertProductInput(raw);
-  const id = (input.id ?? randomUUID()).toLowerCase();
-  const relations = (input.relatedProducts ?? []).map((relation) => ({
-    ...relation,
-    productId: relation.productId.toLowerCase(),
-  }));
+  const { input, id, relations } = prepareProduct(raw);
   const existing = statement(db, 'SELECT seq FROM products WHERE id = ?').get(id) as
     | { seq: number }
     | undefined;
-  if (mode === 'create' && existing !== undefined)
-    throw new ValidationError('id', 'a product with this id exists');
-  if (mode === 'replace' && existing === undefined) throw new NotFoundError('Product', id);
+  checkWriteMode(mode, id, existing !== undefined);
   const values = rowValues(input, resolveBrand(db, input.brandName, input.brandSlug, ts), ts);
   let seq: number;
   if (existing === undefined) {
-    const createdAt = input.createdAt === undefined ? ts : Date.parse(input.createdAt);
-    seq = (statement(db, INSERT_SQL).get(id, createdAt, ...values) as { seq: number }).seq;
+    seq = (statement(db, INSERT_SQL).get(id, createdAtOf(input, ts), ...values) as { seq: number }).seq;
   } else {
     seq = existing.seq;
     statement(db, UPDATE_SQL).run(...values, seq);
-  }
-  if (relations.some((relation) => relation.productId === id)) {
-    throw new ValidationError('relatedProducts', 'a product cannot relate to itself');
   }
   writeRelations(db, seq, relations, ts);
   writeVisibility(db, seq, input.webVisibility ?? {});

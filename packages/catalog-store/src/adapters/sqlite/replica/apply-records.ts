@@ -2,10 +2,10 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { Brand } from '../../../model/brand.ts';
 import type { ProductInput, ProductRecord } from '../../../model/product.ts';
 import type { WebChannel } from '../../../model/web-channel.ts';
+import type { BrandRef } from '../../../write-rules/brand-rules.ts';
 import { WRITTEN_COLUMNS } from '../../product-columns.ts';
 import { statement } from '../statement-cache.ts';
 import { inWriteTransaction } from '../transaction.ts';
-import type { BrandRef } from '../write-brand.ts';
 import { rowValues, UPDATE_SQL } from '../write-product.ts';
 
 /** Records as the source store holds them now, to be written into the replica as they are. */

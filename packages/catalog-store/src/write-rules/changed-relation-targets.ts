@@ -1,4 +1,4 @@
-import type { RelatedProductInput } from '../../model/product.ts';
+import type { RelatedProductInput } from '../model/product.ts';
 
 type Relation = Pick<RelatedProductInput, 'productId' | 'relationType' | 'qty'>;
 
