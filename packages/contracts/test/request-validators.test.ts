@@ -277,6 +277,27 @@ describe('validators', () => {
     expect(query).toEqual({ size: '5' });
   });
 
+  it('fill defaults into their own copy of a body: the record the caller sent, nested parts too, is left as it was', () => {
+    const body = {
+      productCode: 'SKU-1',
+      name: 'Basin',
+      images: [{ url: 'https://cdn.example.com/a.jpg', name: 'a' }],
+      webVisibility: { 'uk-shop': true },
+    };
+    const sent = JSON.parse(JSON.stringify(body));
+    const result = validateRequest('createProduct', { body });
+    expect(result.ok && result.value.body).toMatchObject({ status: 'active', archived: false });
+    expect(body).toEqual(sent);
+    expect(result.ok && (result.value.body as typeof body).images).not.toBe(body.images);
+  });
+
+  it('a body key named __proto__ stays a key of the copy (refused as an unknown field), never its prototype', () => {
+    const body = JSON.parse('{"productCode":"SKU-1","name":"Basin","__proto__":{"status":"inactive"}}');
+    const result = validateRequest('createProduct', { body });
+    expect(issuesOf(result)).toMatchObject([{ field: '__proto__', code: 'VALIDATION_ERROR' }]);
+    expect(({} as Record<string, unknown>).status).toBeUndefined();
+  });
+
   it('refuse an unknown operationId', () => {
     expect(() => validateRequest('nope' as 'getHealth', {})).toThrow(/Unknown operationId/);
   });

@@ -1,6 +1,7 @@
 // Runs a compiled request validator: coerces and filters parameters, applies defaults, collects issues.
 import type { ErrorObject } from 'ajv';
 import { isObject, type JsonObject } from '../openapi-lookup.ts';
+import { cloneJson } from './clone-json.ts';
 import { coerceParameter } from './coerce.ts';
 import type { CompiledRequest, OffsetWindow, ParameterGroup } from './compile-request.ts';
 import { codeAlongPath } from './issue-codes.ts';
@@ -88,7 +89,7 @@ function validateBody(
       });
     return body;
   }
-  const value = structuredClone(body);
+  const value = cloneJson(body);
   if (!part.validate(value)) {
     for (const error of part.validate.errors ?? []) {
       const code = codeAlongPath(document, part.schema, valuePath(error), fallback);

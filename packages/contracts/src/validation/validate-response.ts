@@ -4,6 +4,7 @@
 import type { ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { deref, isObject, type OperationEntry } from '../openapi-lookup.ts';
+import { cloneJson } from './clone-json.ts';
 import { fieldName, fieldPath, reason } from './issues.ts';
 import { toView } from './schema-views.ts';
 import type { ResponseIssue } from './types.ts';
@@ -41,7 +42,7 @@ export function validateResponseWith(
   if (compiled === null) {
     return body === undefined || body === '' ? [] : [{ field: 'body', reason: 'no body is documented' }];
   }
-  if (compiled(structuredClone(body))) return [];
+  if (compiled(cloneJson(body))) return [];
   return (compiled.errors ?? []).map((error) => ({
     field: fieldName(fieldPath(error)),
     reason: reason(error),
