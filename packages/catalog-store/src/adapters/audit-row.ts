@@ -4,6 +4,7 @@ import type {
   AuditChange,
   AuditEvent,
   AuditTargetType,
+  NewAuditEvent,
 } from '../model/audit-event.ts';
 import { toIso } from './timestamps.ts';
 
@@ -25,6 +26,28 @@ export interface AuditRow {
 }
 
 export const OPERATOR_ACTOR_ID = 'operator-cli';
+
+/** The columns an appended event sets, in the order of `auditRowValues`. */
+export const AUDIT_INSERT_COLUMNS =
+  'occurred_at, actor_kind, actor_id, actor_email, action, target_type, target_id, changes, details, source_ip, request_id';
+
+/** An event's AUDIT_INSERT_COLUMNS values, stamped `occurredAt`. */
+export function auditRowValues(event: NewAuditEvent, occurredAt: number): Array<string | number | null> {
+  const actor = actorColumns(event.actor);
+  return [
+    occurredAt,
+    event.actor.kind,
+    actor.id,
+    actor.email,
+    event.action,
+    event.target.type,
+    event.target.id,
+    event.changes === undefined ? null : JSON.stringify(event.changes),
+    event.details === undefined ? null : JSON.stringify(event.details),
+    event.sourceIp,
+    event.requestId,
+  ];
+}
 
 export function actorColumns(actor: AuditActor): { id: string | null; email: string | null } {
   switch (actor.kind) {

@@ -6,34 +6,14 @@ import type { AdminUser, AdminUserPatch, NewAdminUser } from '../../model/admin-
 import type { AuditContext } from '../../model/audit-event.ts';
 import type { AdminUserStore } from '../../ports/admin-user-store.ts';
 import { adminEmail, adminEmailTaken } from '../../write-rules/record-rules.ts';
-import { toIso } from '../timestamps.ts';
+import { toUser, type UserRow } from '../admin-user-row.ts';
 import { appendAuditEvent } from './postgres-audit-log.ts';
 import { inWriteTransaction } from './transaction.ts';
-
-interface UserRow {
-  id: string;
-  email: string;
-  password_hash: string;
-  groups: string;
-  created_at: number;
-  updated_at: number;
-}
 
 const USER_COLUMNS = 'id, email, password_hash, groups, created_at, updated_at';
 const UNIQUE_VIOLATION = '23505';
 /** Migration 1's unique index on lower(email): emails are unique whatever their case. */
 const EMAIL_INDEX = 'admin_users_email';
-
-function toUser(row: UserRow): AdminUser {
-  return {
-    id: row.id,
-    email: row.email,
-    passwordHash: row.password_hash,
-    groups: JSON.parse(row.groups) as string[],
-    createdAt: toIso(row.created_at),
-    updatedAt: toIso(row.updated_at),
-  };
-}
 
 function isDuplicateEmail(error: unknown): boolean {
   const { code, constraint } = error as { code?: string; constraint?: string };

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { type AuditQuery, auditQuery } from '../../audit/audit-query.ts';
 import type { AuditEvent, AuditFilter, AuditPage, NewAuditEvent } from '../../model/audit-event.ts';
 import type { AuditLog } from '../../ports/audit-log.ts';
-import { type AuditRow, actorColumns, toEvent } from '../audit-row.ts';
+import { AUDIT_INSERT_COLUMNS, type AuditRow, auditRowValues, toEvent } from '../audit-row.ts';
 import { toIso } from '../timestamps.ts';
 import { inWriteTransaction } from './transaction.ts';
 
@@ -17,24 +17,10 @@ export async function appendAuditEvent(
   event: NewAuditEvent,
   ts: number,
 ): Promise<AuditEvent> {
-  const actor = actorColumns(event.actor);
   const result = await client.query<{ id: number }>(
-    `INSERT INTO audit_events (occurred_at, actor_kind, actor_id, actor_email, action, target_type,
-       target_id, changes, details, source_ip, request_id)
+    `INSERT INTO audit_events (${AUDIT_INSERT_COLUMNS})
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
-    [
-      ts,
-      event.actor.kind,
-      actor.id,
-      actor.email,
-      event.action,
-      event.target.type,
-      event.target.id,
-      event.changes === undefined ? null : JSON.stringify(event.changes),
-      event.details === undefined ? null : JSON.stringify(event.details),
-      event.sourceIp,
-      event.requestId,
-    ],
+    auditRowValues(event, ts),
   );
   return { ...event, id: String(result.rows[0]?.id), occurredAt: toIso(ts) };
 }

@@ -6,30 +6,10 @@ import type { AdminUser, AdminUserPatch, NewAdminUser } from '../../model/admin-
 import type { AuditContext } from '../../model/audit-event.ts';
 import type { AdminUserStore } from '../../ports/admin-user-store.ts';
 import { adminEmail, adminEmailTaken } from '../../write-rules/record-rules.ts';
-import { toIso } from '../timestamps.ts';
+import { toUser, type UserRow } from '../admin-user-row.ts';
 import { appendAuditEvent } from './sqlite-audit-log.ts';
 import { statement } from './statement-cache.ts';
 import { inWriteTransaction } from './transaction.ts';
-
-interface UserRow {
-  id: string;
-  email: string;
-  password_hash: string;
-  groups: string;
-  created_at: number;
-  updated_at: number;
-}
-
-function toUser(row: UserRow): AdminUser {
-  return {
-    id: row.id,
-    email: row.email,
-    passwordHash: row.password_hash,
-    groups: JSON.parse(row.groups) as string[],
-    createdAt: toIso(row.created_at),
-    updatedAt: toIso(row.updated_at),
-  };
-}
 
 export class SqliteAdminUserStore implements AdminUserStore {
   readonly #db: DatabaseSync;

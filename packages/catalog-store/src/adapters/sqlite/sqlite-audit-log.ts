@@ -2,7 +2,7 @@ import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import { type AuditQuery, auditQuery } from '../../audit/audit-query.ts';
 import type { AuditEvent, AuditFilter, AuditPage, NewAuditEvent } from '../../model/audit-event.ts';
 import type { AuditLog } from '../../ports/audit-log.ts';
-import { type AuditRow, actorColumns, toEvent } from '../audit-row.ts';
+import { AUDIT_INSERT_COLUMNS, type AuditRow, auditRowValues, toEvent } from '../audit-row.ts';
 import { toIso } from '../timestamps.ts';
 import { statement } from './statement-cache.ts';
 import { inWriteTransaction } from './transaction.ts';
@@ -28,25 +28,10 @@ function nextOccurredAt(db: DatabaseSync): number {
 export function appendAuditEvent(db: DatabaseSync, event: NewAuditEvent): AuditEvent {
   return inWriteTransaction(db, () => {
     const occurredAt = nextOccurredAt(db);
-    const actor = actorColumns(event.actor);
     const result = statement(
       db,
-      `INSERT INTO audit_events (occurred_at, actor_kind, actor_id, actor_email, action, target_type,
-         target_id, changes, details, source_ip, request_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      occurredAt,
-      event.actor.kind,
-      actor.id,
-      actor.email,
-      event.action,
-      event.target.type,
-      event.target.id,
-      event.changes === undefined ? null : JSON.stringify(event.changes),
-      event.details === undefined ? null : JSON.stringify(event.details),
-      event.sourceIp,
-      event.requestId,
-    );
+      `INSERT INTO audit_events (${AUDIT_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(...auditRowValues(event, occurredAt));
     return { ...event, id: String(result.lastInsertRowid), occurredAt: toIso(occurredAt) };
   });
 }
