@@ -40,3 +40,21 @@ export interface ChangedRecords {
    */
   products: ProductRecord[];
 }
+
+/**
+ * One part of a snapshot of the whole source (ChangeFeed.readSnapshot): what a new replica loads
+ * at once instead of replaying the feed from its start. Every part comes from the same instant.
+ */
+export interface SnapshotBatch {
+  /** The feed's head at the snapshot's instant, the same in every part: where the feed takes over. */
+  through: number;
+  /** Every web channel, in the first part; empty in the others. */
+  webChannels: WebChannel[];
+  /** Every brand, in the first part; empty in the others. */
+  brands: Brand[];
+  /**
+   * The next products in seq order, with their forward relations only (no `source: 'reverse'`
+   * entries: a replica derives them from the forward ones it holds).
+   */
+  products: ProductRecord[];
+}

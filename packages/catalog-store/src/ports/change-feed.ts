@@ -1,4 +1,4 @@
-import type { Change, ChangedRecords } from '../model/change.ts';
+import type { Change, ChangedRecords, SnapshotBatch } from '../model/change.ts';
 
 /**
  * Every committed write of a product, brand, web channel or client, appended in the transaction
@@ -27,4 +27,12 @@ export interface ChangeFeed {
    * index derived from the feed holds them.
    */
   readRecords(after: number, limit: number): Promise<ChangedRecords>;
+  /**
+   * Every web channel, brand and product the source holds, read in one snapshot: a new replica
+   * loads it at once, then follows the feed after its `through`. At least one part, even for an
+   * empty catalogue; the first carries the channels and brands, each at most `batchSize` products in
+   * seq order. A write committed while the parts are read is not in them, and its entries come after
+   * `through`. The snapshot is held until the iteration ends (or is broken off).
+   */
+  readSnapshot(batchSize: number): AsyncIterable<SnapshotBatch>;
 }

@@ -6,6 +6,8 @@ export interface FeedFollowerOptions {
   pollIntervalMs?: number;
   /** Feed entries read per batch (default 1,000). */
   batchSize?: number;
+  /** Products per part of the snapshot a new replica is loaded from (default 5,000). */
+  snapshotBatchSize?: number;
   /** A failed read or apply; the follower keeps polling. */
   onError?: (error: unknown) => void;
 }
@@ -18,7 +20,9 @@ interface Waiter {
 
 /**
  * Keeps a replica at the source's change feed: reads the records the feed names after the
- * replica's position and applies them, one batch at a time, in feed order. Only one catch-up runs
+ * replica's position and applies them, one batch at a time, in feed order. A new replica that can
+ * load a snapshot (ReplicaTarget.loadSnapshot) is first filled from one of the whole source, and
+ * the feed is followed from the snapshot's position. Only one catch-up runs
  * at a time; whoever needs the replica at a given sequence (a search that must be complete) asks
  * with `waitFor`, which starts a catch-up at once instead of waiting for the next poll.
  */
@@ -27,6 +31,7 @@ export class FeedFollower {
   readonly #target: ReplicaTarget;
   readonly #pollIntervalMs: number;
   readonly #batchSize: number;
+  readonly #snapshotBatchSize: number;
   readonly #onError: (error: unknown) => void;
   readonly #waiters = new Set<Waiter>();
   #catchingUp: Promise<void> | null = null;
@@ -39,6 +44,7 @@ export class FeedFollower {
     this.#target = target;
     this.#pollIntervalMs = options.pollIntervalMs ?? 100;
     this.#batchSize = options.batchSize ?? 1000;
+    this.#snapshotBatchSize = options.snapshotBatchSize ?? 5000;
     this.#onError = options.onError ?? (() => undefined);
   }
 
@@ -66,6 +72,12 @@ export class FeedFollower {
         const applied = this.#target.appliedSequence();
         // A poll that finds nothing new costs one indexed row, not a snapshot of reads.
         if ((await this.#source.head()) <= applied) break;
+        if (applied === 0 && this.#target.loadSnapshot !== undefined) {
+          // A new replica: the whole source at once, then the feed from where the snapshot stood.
+          await this.#target.loadSnapshot(this.#source.readSnapshot(this.#snapshotBatchSize));
+          this.#settleWaiters();
+          continue;
+        }
         const records = await this.#source.readRecords(applied, this.#batchSize);
         if (records.through > applied) {
           this.#target.apply(records);

@@ -1,4 +1,4 @@
-import type { ChangedRecords } from '../model/change.ts';
+import type { ChangedRecords, SnapshotBatch } from '../model/change.ts';
 
 /** Where a feed follower writes: an index derived from the store (the embedded search replica). */
 export interface ReplicaTarget {
@@ -6,4 +6,10 @@ export interface ReplicaTarget {
   appliedSequence(): number;
   /** Writes the records as they are and moves the applied sequence to `records.through`, atomically. */
   apply(records: ChangedRecords): void;
+  /**
+   * Fills a new replica (applied sequence 0, nothing in it) from a snapshot of the whole source and
+   * moves the applied sequence to the snapshot's `through`, atomically: an interrupted load leaves
+   * the replica new. Absent, a new replica replays the feed from its start through `apply`.
+   */
+  loadSnapshot?(snapshot: AsyncIterable<SnapshotBatch>): Promise<void>;
 }

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Change, NewClient, RecordStore } from '../../src/index.ts';
+import type { Change, NewClient, ProductRecord, RecordStore, SnapshotBatch } from '../../src/index.ts';
 import { rolledBackId, writtenId } from '../fixtures/feed-writer-ids.ts';
 import { aProduct } from '../support/products.ts';
 import type { RecordStoreFactory, RecordStoreHandle } from '../support/store-factory.ts';
@@ -27,6 +27,17 @@ async function wholeFeed(store: RecordStore): Promise<Change[]> {
     page = await store.changes.read(page.at(-1)?.sequence ?? 0, 500);
   }
   return all;
+}
+
+async function wholeSnapshot(store: RecordStore, batchSize: number): Promise<SnapshotBatch[]> {
+  const batches: SnapshotBatch[] = [];
+  for await (const batch of store.changes.readSnapshot(batchSize)) batches.push(batch);
+  return batches;
+}
+
+/** A stored record as a snapshot carries it: the "used by" entries are the replica's to derive. */
+function forwardOnly(record: ProductRecord): ProductRecord {
+  return { ...record, relatedProducts: record.relatedProducts.filter((entry) => entry.source !== 'reverse') };
 }
 
 function described(changes: readonly Change[]): string[] {
@@ -123,6 +134,126 @@ export function changeFeedContract(factory: RecordStoreFactory): void {
       expect(page.map((change) => change.sequence)).toEqual([3, 4, 5]);
       expect(page.map((change) => change.entityId)).toEqual(ids.slice(2, 5));
       expect(await store.changes.read(7, 3)).toEqual([]);
+    });
+
+    it('a snapshot holds every channel, brand and product as stored, forward relations only, in seq order, its `through` the head', async () => {
+      const { store } = handle;
+      await store.webChannels.create({ slug: 'trade', name: 'Trade' });
+      await store.webChannels.create({ slug: 'retail', name: 'Retail' });
+      await store.brands.create({ name: 'Lonely brand' });
+      const missing = aProduct();
+      const ids: string[] = [];
+      ids.push(
+        (
+          await store.products.create(
+            aProduct({ brandName: 'Acme', webVisibility: { trade: true, retail: false } }),
+          )
+        ).id,
+      );
+      ids.push(
+        (
+          await store.products.create(
+            aProduct({
+              brandName: 'Bolt',
+              relatedProducts: [
+                { productId: ids[0] as string, relationType: 'required', qty: 2, note: 'two of them' },
+                // Not yet written: hidden from its owner's record until it is, in the snapshot too.
+                { productId: missing.id as string, relationType: 'optional', qty: 1 },
+              ],
+            }),
+          )
+        ).id,
+      );
+      for (let i = 0; i < 3; i += 1)
+        ids.push((await store.products.create(aProduct({ displayOnWeb: true }))).id);
+      await store.products.archive(ids[4] as string);
+      await store.clients.create(A_CLIENT);
+
+      const batches = await wholeSnapshot(store, 2);
+      const head = await store.changes.head();
+      expect(batches.map((batch) => batch.products.length)).toEqual([2, 2, 1]);
+      expect(batches.map((batch) => batch.through)).toEqual([head, head, head]);
+      const [first, ...rest] = batches as [SnapshotBatch, ...SnapshotBatch[]];
+      // In the order they were made (id, seq), which the lists do not promise.
+      expect(first.webChannels.map((channel) => channel.slug)).toEqual(['trade', 'retail']);
+      expect(first.webChannels).toEqual(expect.arrayContaining(await store.webChannels.list()));
+      expect(first.brands.map((brand) => brand.name)).toEqual(['Lonely brand', 'Acme', 'Bolt']);
+      expect(first.brands).toEqual(
+        expect.arrayContaining(await store.brands.list({ includeArchived: true })),
+      );
+      for (const batch of rest) expect([batch.webChannels, batch.brands]).toEqual([[], []]);
+      const products = batches.flatMap((batch) => batch.products);
+      expect(products.map((product) => product.seq)).toEqual(
+        [...products.map((p) => p.seq)].sort((a, b) => a - b),
+      );
+      expect(products).toEqual(
+        (await store.products.getMany(ids)).map(forwardOnly).sort((a, b) => a.seq - b.seq),
+      );
+      expect(products.find((product) => product.id === ids[0])?.relatedProducts).toEqual([]);
+    });
+
+    it("an empty catalogue's snapshot is one part, with no product, at the feed's head", async () => {
+      const { store } = handle;
+      expect(await wholeSnapshot(store, 10)).toEqual([
+        { through: 0, webChannels: [], brands: [], products: [] },
+      ]);
+      await store.webChannels.create({ slug: 'trade', name: 'Trade' });
+      expect(await wholeSnapshot(store, 10)).toEqual([
+        { through: 1, webChannels: await store.webChannels.list(), brands: [], products: [] },
+      ]);
+    });
+
+    it('a write committed while a snapshot is read is not in it, and its entries come after `through`', async () => {
+      const { store } = handle;
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i += 1)
+        ids.push((await store.products.create(aProduct({ name: `Before ${i}` }))).id);
+      const head = await store.changes.head();
+      const read: ProductRecord[] = [];
+      let through = -1;
+      let added: ProductRecord | undefined;
+      for await (const batch of store.changes.readSnapshot(1)) {
+        through = batch.through;
+        read.push(...batch.products);
+        if (added === undefined) {
+          await store.products.replace(
+            ids[2] as string,
+            aProduct({ id: ids[2] as string, name: 'Renamed during' }),
+          );
+          await store.webChannels.create({ slug: 'during', name: 'During' });
+          added = await store.products.create(aProduct({ name: 'Created during' }));
+        }
+      }
+      expect(through).toBe(head);
+      expect(read.map((product) => product.id)).toEqual(ids);
+      expect(read.map((product) => product.name)).toEqual(['Before 0', 'Before 1', 'Before 2']);
+      expect(described(await store.changes.read(through, 10))).toEqual([
+        `product ${ids[2]}`,
+        'web-channel during',
+        `product ${added?.id}`,
+      ]);
+      const after = await wholeSnapshot(store, 10);
+      expect(after[0]?.through).toBe(head + 3);
+      expect(after[0]?.products.map((product) => product.name)).toEqual([
+        'Before 0',
+        'Before 1',
+        'Renamed during',
+        'Created during',
+      ]);
+    });
+
+    it('a snapshot broken off ends there: writes and later snapshots go on', async () => {
+      const { store } = handle;
+      for (let i = 0; i < 3; i += 1) await store.products.create(aProduct());
+      // More than a store's connections: each must be given back when its reader stops.
+      for (let i = 0; i < 12; i += 1) {
+        for await (const batch of store.changes.readSnapshot(1)) {
+          expect(batch.products).toHaveLength(1);
+          break;
+        }
+      }
+      await store.products.create(aProduct());
+      expect((await wholeSnapshot(store, 10))[0]?.products).toHaveLength(4);
     });
 
     it('two writer processes at once produce one gap-free feed in commit order, with no rolled-back write in it', async () => {

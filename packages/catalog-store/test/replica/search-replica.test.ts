@@ -145,16 +145,25 @@ describe('search replica of a PostgreSQL deployment', () => {
     expect(alternating).toEqual(oneInstance);
   });
 
-  it("rebuilds an instance's replica that was built from another database's feed", async () => {
+  it("rebuilds an instance's replica that was built from another database's feed, from that database's snapshot", async () => {
     const dataDir = tempDataDir();
     cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
     const before = await (await deployment()).open({ dataDir });
     await before.products.create(aProduct({ productCode: 'OLD-DB-1' }));
     expect((await before.productSearch.search({ q: 'OLD-DB-1' })).products).toHaveLength(1);
     await before.close();
-    const after = await (await deployment()).open({ dataDir });
+    const other = await deployment();
+    const records = await openPostgresRecordStore({ url: other.url });
+    await records.products.upsertMany(
+      Array.from({ length: 30 }, (_, i) => aProduct({ productCode: `NEW-DB-${i}` })),
+    );
+    await records.close();
+    const after = await other.open({ dataDir });
     expect((await after.productSearch.search({ q: 'OLD-DB-1' })).products).toEqual([]);
-    expect((await after.productSearch.search({})).total).toBe(0);
+    expect(
+      (await after.productSearch.search({ q: 'NEW-DB-7' })).products.map((hit) => hit.productCode),
+    ).toEqual(['NEW-DB-7']);
+    expect((await after.productSearch.search({})).total).toBe(30);
   });
 
   describe('when the source cannot be read', () => {

@@ -1,10 +1,12 @@
 import type pg from 'pg';
-import type { Change, ChangedRecords, ChangeEntity } from '../../model/change.ts';
+import type { Change, ChangedRecords, ChangeEntity, SnapshotBatch } from '../../model/change.ts';
 import type { ChangeFeed } from '../../ports/change-feed.ts';
 import { toIso } from '../timestamps.ts';
+import { feedHead } from './feed-head.ts';
 import { BRAND_COLUMNS, type BrandRow, toBrand } from './postgres-brand-store.ts';
 import { type ChannelRow, SELECT_CHANNEL, toChannel } from './postgres-web-channel-store.ts';
 import { readProducts } from './read-products.ts';
+import { readPostgresSnapshot } from './read-snapshot.ts';
 import { inReadTransaction } from './transaction.ts';
 
 interface ChangeRow {
@@ -28,12 +30,6 @@ function toChange(row: ChangeRow): Change {
 
 function idsOf(changes: readonly Change[], entity: ChangeEntity): string[] {
   return [...new Set(changes.filter((change) => change.entity === entity).map((change) => change.entityId))];
-}
-
-async function feedHead(db: pg.Pool | pg.PoolClient): Promise<number> {
-  // The clock's counter, not max(sequence): the same number, read from one row.
-  const result = await db.query<{ last_sequence: number }>('SELECT last_sequence FROM write_clock');
-  return result.rows[0]?.last_sequence ?? 0;
 }
 
 /** Reads the feed the triggers of migration 1 append to (see the write clock in transaction.ts). */
@@ -102,5 +98,9 @@ export class PostgresChangeFeed implements ChangeFeed {
         products,
       };
     });
+  }
+
+  readSnapshot(batchSize: number): AsyncIterable<SnapshotBatch> {
+    return readPostgresSnapshot(this.#pool, batchSize);
   }
 }

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
-import type { Change, ChangedRecords } from '../../model/change.ts';
+import type { Change, ChangedRecords, SnapshotBatch } from '../../model/change.ts';
 import type { ChangeFeed } from '../../ports/change-feed.ts';
 import { readChangedRecords } from './read-changed-records.ts';
 import { feedHead, readChanges } from './read-changes.ts';
+import { readSqliteSnapshot } from './read-snapshot.ts';
 import { statement } from './statement-cache.ts';
 
 export class SqliteChangeFeed implements ChangeFeed {
@@ -34,5 +35,9 @@ export class SqliteChangeFeed implements ChangeFeed {
 
   async readRecords(after: number, limit: number): Promise<ChangedRecords> {
     return readChangedRecords(this.#db, after, limit);
+  }
+
+  readSnapshot(batchSize: number): AsyncIterable<SnapshotBatch> {
+    return readSqliteSnapshot(this.#db, batchSize);
   }
 }

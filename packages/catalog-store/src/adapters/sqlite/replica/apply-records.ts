@@ -18,7 +18,7 @@ export interface ReplicatedRecords {
 const APPLIED_KEY = 'replica_applied_sequence';
 const ORIGIN_KEY = 'replica_origin';
 
-const INSERT_WITH_SEQ = `INSERT INTO products (seq, id, created_at, ${WRITTEN_COLUMNS.join(', ')})
+export const INSERT_WITH_SEQ = `INSERT INTO products (seq, id, created_at, ${WRITTEN_COLUMNS.join(', ')})
   VALUES (?, ?, ?, ${WRITTEN_COLUMNS.map(() => '?').join(', ')})`;
 
 /** The change-feed sequence the replica has applied up to (0 for a new replica). */
@@ -44,7 +44,7 @@ export function setReplicaOrigin(db: DatabaseSync, origin: string): void {
   ).run(ORIGIN_KEY, origin);
 }
 
-function applyChannel(db: DatabaseSync, channel: WebChannel): void {
+export function applyChannel(db: DatabaseSync, channel: WebChannel): void {
   statement(
     db,
     'INSERT INTO web_channels (slug, name, created_at) VALUES (?, ?, ?) ON CONFLICT (slug) DO UPDATE SET name = excluded.name',
@@ -56,7 +56,7 @@ function applyChannel(db: DatabaseSync, channel: WebChannel): void {
  * name after B was renamed), which the unique columns would refuse midway, so the brands of the
  * batch first step aside to names no brand can have.
  */
-function applyBrands(db: DatabaseSync, brands: readonly Brand[]): void {
+export function applyBrands(db: DatabaseSync, brands: readonly Brand[]): void {
   const aside = statement(db, 'UPDATE brands SET name = char(0) || id, slug = char(0) || id WHERE id = ?');
   for (const brand of brands) aside.run(brand.id);
   const upsert = statement(
@@ -87,21 +87,8 @@ function localBrand(db: DatabaseSync, record: ProductRecord): BrandRef | null {
   return { seq: row?.seq ?? (null as unknown as number), name: record.brandName, slug: record.brandSlug };
 }
 
-function applyProduct(db: DatabaseSync, record: ProductRecord): void {
-  const values = rowValues(
-    record as unknown as ProductInput,
-    localBrand(db, record),
-    Date.parse(record.updatedAt),
-  );
-  const existing = statement(db, 'SELECT seq FROM products WHERE id = ?').get(record.id) as
-    | { seq: number }
-    | undefined;
-  if (existing === undefined) {
-    statement(db, INSERT_WITH_SEQ).run(record.seq, record.id, Date.parse(record.createdAt), ...values);
-  } else {
-    statement(db, UPDATE_SQL).run(...values, existing.seq);
-  }
-  statement(db, 'DELETE FROM product_relations WHERE product_seq = ?').run(record.seq);
+/** Inserts the record's forward relations; its "used by" entries are derived from other products'. */
+export function insertForwardRelations(db: DatabaseSync, record: ProductRecord): void {
   const relation = statement(
     db,
     'INSERT INTO product_relations (product_seq, position, related_id, relation_type, qty, note) VALUES (?, ?, ?, ?, ?, ?)',
@@ -112,13 +99,47 @@ function applyProduct(db: DatabaseSync, record: ProductRecord): void {
     relation.run(record.seq, position, entry.productId, entry.relationType, entry.qty, entry.note ?? null);
     position += 1;
   }
-  statement(db, 'DELETE FROM product_channel_visibility WHERE product_seq = ?').run(record.seq);
+}
+
+export function insertVisibility(db: DatabaseSync, record: ProductRecord): void {
   const visibility = statement(
     db,
     'INSERT INTO product_channel_visibility (channel_id, product_seq, visible) SELECT id, ?, ? FROM web_channels WHERE slug = ?',
   );
   for (const [slug, visible] of Object.entries(record.webVisibility))
     visibility.run(record.seq, visible ? 1 : 0, slug);
+}
+
+/** The record's column values as the source stored them (WRITTEN_COLUMNS order). */
+export function replicatedValues(
+  record: ProductRecord,
+  brand: BrandRef | null,
+): ReturnType<typeof rowValues> {
+  return rowValues(record as unknown as ProductInput, brand, Date.parse(record.updatedAt));
+}
+
+function applyProduct(db: DatabaseSync, record: ProductRecord): void {
+  const values = replicatedValues(record, localBrand(db, record));
+  const existing = statement(db, 'SELECT seq FROM products WHERE id = ?').get(record.id) as
+    | { seq: number }
+    | undefined;
+  if (existing === undefined) {
+    statement(db, INSERT_WITH_SEQ).run(record.seq, record.id, Date.parse(record.createdAt), ...values);
+  } else {
+    statement(db, UPDATE_SQL).run(...values, existing.seq);
+  }
+  statement(db, 'DELETE FROM product_relations WHERE product_seq = ?').run(record.seq);
+  insertForwardRelations(db, record);
+  statement(db, 'DELETE FROM product_channel_visibility WHERE product_seq = ?').run(record.seq);
+  insertVisibility(db, record);
+}
+
+/** Records, in the caller's transaction, that the replica has applied the feed up to `sequence`. */
+export function setAppliedSequence(db: DatabaseSync, sequence: number): void {
+  statement(
+    db,
+    'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  ).run(APPLIED_KEY, String(sequence));
 }
 
 /**
@@ -132,9 +153,6 @@ export function applyRecords(db: DatabaseSync, records: ReplicatedRecords, seque
     for (const channel of records.webChannels) applyChannel(db, channel);
     applyBrands(db, records.brands);
     for (const record of records.products) applyProduct(db, record);
-    statement(
-      db,
-      'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-    ).run(APPLIED_KEY, String(sequence));
+    setAppliedSequence(db, sequence);
   });
 }

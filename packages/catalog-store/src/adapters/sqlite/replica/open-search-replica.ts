@@ -3,6 +3,7 @@ import type { CatalogSearch } from '../../../ports/catalog-store.ts';
 import type { ReplicaTarget } from '../../../replica/replica-target.ts';
 import { openSqliteCatalogue, type SqliteCatalogStoreOptions } from '../open-sqlite-catalog-store.ts';
 import { appliedSequence, applyRecords, replicaOrigin, setReplicaOrigin } from './apply-records.ts';
+import { loadSnapshot } from './load-snapshot.ts';
 
 /** The embedded engine as a search index derived from another store's records. */
 export interface SearchReplica {
@@ -28,9 +29,10 @@ function removeDatabase(databasePath: string): void {
  * embedded default does, with the source's seq as the tie-breaker, so pages and syncTokens agree
  * between instances. Nothing else writes to it.
  *
- * A replica built from another feed (the instance now points at another database) or ahead of its
- * feed (the database was restored from a backup) cannot be continued: it is deleted and rebuilt
- * from the feed's start.
+ * A new replica is loaded from a snapshot of the whole source (load-snapshot.ts), then follows the
+ * feed from there. A replica built from another feed (the instance now points at another database)
+ * or ahead of its feed (the database was restored from a backup) cannot be continued: it is
+ * deleted and built again the same way.
  */
 export async function openSqliteSearchReplica(
   options: SqliteCatalogStoreOptions,
@@ -54,6 +56,7 @@ export async function openSqliteSearchReplica(
     target: {
       appliedSequence: () => appliedSequence(db),
       apply: (records) => applyRecords(db, records, records.through),
+      loadSnapshot: (snapshot) => loadSnapshot(db, snapshot),
     },
     close: () => store.close(),
   };
