@@ -88,10 +88,21 @@ export async function* readPostgresSnapshot(pool: pg.Pool, batchSize: number): A
     const through = await feedHead(client);
     const channels = await client.query<ChannelRow>(`${SELECT_CHANNEL} ORDER BY id`);
     const brands = await client.query<BrandRow>(`SELECT ${BRAND_COLUMNS} FROM brands ORDER BY seq`);
+    // The next batch is asked for before the current one is handed over: the server reads it while
+    // the caller writes this one.
+    const following = (batch: ProductRecord[]) => {
+      if (batch.length < batchSize) return undefined;
+      const read = productsAfter(client, (batch.at(-1) as ProductRecord).seq, batchSize);
+      // Awaited on the next round, or dropped when the caller stops first: never left unhandled.
+      read.catch(() => undefined);
+      return read;
+    };
     let products = await productsAfter(client, 0, batchSize);
+    let next = following(products);
     yield { through, webChannels: channels.rows.map(toChannel), brands: brands.rows.map(toBrand), products };
-    while (products.length === batchSize) {
-      products = await productsAfter(client, (products.at(-1) as ProductRecord).seq, batchSize);
+    while (next !== undefined) {
+      products = await next;
+      next = following(products);
       if (products.length > 0) yield { through, webChannels: [], brands: [], products };
     }
     await client.query('COMMIT');
