@@ -5,6 +5,9 @@
 // that fails or is skipped shows as "not run" instead of reporting an older run, and records the commit
 // the bench starts from: the report states the commit it measured ("uncommitted changes" when the tree
 // was dirty, and a warning when HEAD moved during the run).
+// `--part NAME` rewrites one part's section and summary rows in the committed report and leaves the
+// other parts as their own run wrote them: for a part run alone (`pnpm bench:postgres`), whose
+// section then states the commit it measured.
 //
 // results.json, written by each bench when it finishes:
 //   { part, title, command, finishedAt, loadAverage: [1, 5, 15 min],
@@ -58,8 +61,10 @@ function treeState() {
   }
 }
 
-if (process.argv[2] === '--clean') {
-  for (const { dir, file } of PARTS) rmSync(resultsFile(dir, file), { force: true });
+if (process.argv[2] === '--clean' || process.argv[2] === '--start') {
+  // --start: a part about to run alone records where it started, and the other parts' results stay.
+  if (process.argv[2] === '--clean')
+    for (const { dir, file } of PARTS) rmSync(resultsFile(dir, file), { force: true });
   mkdirSync('.bench', { recursive: true });
   writeFileSync(RUN_FILE, `${JSON.stringify({ startedAt: new Date().toISOString(), tree: treeState() })}\n`);
   process.exit(0);
@@ -717,6 +722,62 @@ function section(part, results) {
   }
   out.push(...results.notes.map((note) => `- ${note}`));
   return out.join('\n');
+}
+
+/**
+ * `--part NAME`: that part's section and summary rows replaced (or added, in the order of PARTS) in
+ * the existing report, the rest kept as it is.
+ */
+function updatePart(name) {
+  const part = PARTS.find((candidate) => candidate.part === name);
+  if (part === undefined)
+    throw new Error(`--part: no part named ${name} (${PARTS.map((p) => p.part).join(', ')})`);
+  const results = readResults(part.dir, part.file);
+  if (results === null)
+    throw new Error(`--part ${name}: no ${resultsFile(part.dir, part.file)}; run that part's bench first`);
+  const lines = readFileSync(OUTPUT, 'utf8').split('\n');
+  const ownRow = (line) => line.startsWith(`| ${part.title} |`);
+  // Summary rows: the part's own replaced where they stood, else put after the rows of the parts before it.
+  const summary = lines.indexOf('## Summary');
+  const summaryEnd = lines.findIndex((line, index) => index > summary + 3 && !line.startsWith('|'));
+  const before = new Set(PARTS.slice(0, PARTS.indexOf(part)).map((p) => p.title));
+  let at = lines.slice(0, summaryEnd).findIndex(ownRow);
+  if (at === -1) {
+    at = summaryEnd;
+    while (at > summary + 4 && !before.has(lines[at - 1]?.split(' | ')[0]?.slice(2))) at -= 1;
+  }
+  const rows = table(
+    ['part', 'figure', 'value', 'same-run baseline', 'ratio', 'goal'],
+    summaryRows(part, results),
+    ['l', 'l', 'r', 'r', 'r', 'l'],
+  )
+    .split('\n')
+    .slice(2);
+  const kept = lines.filter((line, index) => !(index > summary && index < summaryEnd && ownRow(line)));
+  kept.splice(at, 0, ...rows);
+  // The section, with the commit this part measured.
+  const text = [
+    section(part, results),
+    '',
+    `This part ran alone; ${measuredCode().replace(/^Measured commit/, 'measured commit')}`,
+  ].join('\n');
+  const start = kept.indexOf(`## ${part.title}`);
+  if (start !== -1) {
+    const end = kept.findIndex((line, index) => index > start && line.startsWith('## '));
+    kept.splice(start, (end === -1 ? kept.length : end) - start, ...text.split('\n'), '');
+  } else {
+    const next = PARTS.slice(PARTS.indexOf(part) + 1)
+      .map((p) => kept.indexOf(`## ${p.title}`))
+      .find((index) => index !== -1);
+    kept.splice(next ?? kept.length, 0, ...text.split('\n'), '');
+  }
+  writeFileSync(OUTPUT, kept.join('\n'));
+  process.stdout.write(`\nperformance report: ${OUTPUT} (part ${name} rewritten, the others kept)\n`);
+}
+
+if (process.argv[2] === '--part') {
+  updatePart(process.argv[3]);
+  process.exit(0);
 }
 
 const all = PARTS.map((part) => ({ part, results: readResults(part.dir, part.file) }));
