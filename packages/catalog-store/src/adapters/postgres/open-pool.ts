@@ -60,6 +60,12 @@ export function openPool(options: PostgresConnectionOptions): pg.Pool {
   });
   // A lookup by a value holding U+0000 finds nothing: no stored text can hold it.
   answerUnstorableLookups(pool);
-  pool.on('connect', (client) => answerUnstorableLookups(client));
+  pool.on('connect', (client) => {
+    answerUnstorableLookups(client);
+    // No JIT: a record read's correlated subqueries (read-products.ts) raise its estimated cost past
+    // the JIT thresholds, and compiling took 0.5 s of a statement that runs in 1 ms (the replica's
+    // feed reads, at 100k products). Queued before any query the client is handed out for.
+    client.query('SET jit = off').catch(() => undefined);
+  });
   return pool;
 }
