@@ -19,4 +19,17 @@ describe('PostgreSQL connections of the store', () => {
       await drop();
     }
   });
+
+  it('keep the settings a DATABASE_URL gives (options=-c search_path=…) beside their own', async () => {
+    const { url, schema, drop } = await freshSchema();
+    const pool = openPool({ url: `${url}?options=${encodeURIComponent(`-c search_path=${schema}`)}` });
+    try {
+      const shown = await pool.query<{ search_path: string }>('SHOW search_path');
+      expect(shown.rows[0]?.search_path).toBe(schema);
+      expect((await pool.query<{ jit: string }>('SHOW jit')).rows[0]?.jit).toBe('off');
+    } finally {
+      await pool.end();
+      await drop();
+    }
+  });
 });
