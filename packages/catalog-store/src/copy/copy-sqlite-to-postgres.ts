@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { migratePostgres } from '../adapters/postgres/migrate.ts';
 import { openPool, type PostgresConnectionOptions } from '../adapters/postgres/open-pool.ts';
+import { refreshStatistics } from '../adapters/postgres/refresh-statistics.ts';
 import { inWriteTransaction } from '../adapters/postgres/transaction.ts';
 import { COPIED_TABLES, TARGET_TABLES } from './copied-tables.ts';
 import { copyInto } from './copy-writer.ts';
@@ -60,6 +61,7 @@ async function copyRecords(
   const feed = await writeFreshFeed(client);
   onProgress({ step: 'indexes', copied, total });
   await buildIndexes();
+  await refreshStatistics(client, TARGET_TABLES);
   for (const table of COPIED_TABLES) {
     for (const column of target.get(table.name)?.identities ?? []) {
       await moveIdentityPast(client, table.name, column, source.autoincrementHigh(table));

@@ -4,6 +4,7 @@ import type { BulkLoadOptions, ProductBatches, UpsertSummary } from '../../ports
 import { checkedAhead } from './checked-batches.ts';
 import { appendAuditEvent } from './postgres-audit-log.ts';
 import { productBatchWriter } from './product-batch-writer.ts';
+import { LOADED_TABLES, refreshStatistics } from './refresh-statistics.ts';
 
 export async function catalogueIsEmpty(client: pg.PoolClient): Promise<boolean> {
   const result = await client.query<{ empty: boolean }>(
@@ -33,5 +34,6 @@ export async function loadEmptyCatalogue(
       await appendAuditEvent(client, importBatchEvent(options.audit, summary), ts);
     options.onBatch?.({ ...summary, committed: false });
   }
+  await refreshStatistics(client, LOADED_TABLES);
   return total;
 }

@@ -66,16 +66,21 @@ export class PostgresChangeFeed implements ChangeFeed {
       const changes = (await client.query<ChangeRow>(SELECT_CHANGES, [after, limit])).rows.map(toChange);
       const head = await feedHead(client);
       const productIds = idsOf(changes, 'product');
-      // One indexed lookup per side (an OR of the two would scan the table).
-      const products =
+      // The seqs first, one indexed lookup per side (an OR of the two would scan the table), then the
+      // records by that short list: joined to the records' read as a subquery, the planner may
+      // estimate thousands of rows and choose to sort the whole table instead (seen at 1M products).
+      const seqs =
         productIds.length === 0
           ? []
-          : await readProducts(
-              client,
-              `p.seq IN (SELECT seq FROM products WHERE id = ANY($1)
-                 UNION SELECT product_seq FROM product_relations WHERE related_id = ANY($1))`,
-              [productIds],
-            );
+          : (
+              await client.query<{ seq: number }>(
+                `SELECT seq FROM products WHERE id = ANY($1)
+                 UNION SELECT product_seq FROM product_relations WHERE related_id = ANY($1)`,
+                [productIds],
+              )
+            ).rows.map((row) => row.seq);
+      const products =
+        seqs.length === 0 ? [] : await readProducts(client, 'p.seq = ANY($1::bigint[])', [seqs]);
       const brandIds = idsOf(changes, 'brand');
       const brandSlugs = [
         ...new Set(products.map((product) => product.brandSlug).filter((slug) => slug !== '')),
