@@ -1,3 +1,3 @@
 import { packageTestConfig } from '@catalog/vitest-config';
 
-export default packageTestConfig();
+export default packageTestConfig({ globalSetup: ['test/support/redis-run-prefix.ts'] });

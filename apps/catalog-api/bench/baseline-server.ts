@@ -14,6 +14,7 @@ import type { AppState } from '../src/http/app-state.ts';
 import { authenticate } from '../src/http/authenticate.ts';
 import { errorBody } from '../src/http/error-body.ts';
 import { rateLimits } from '../src/http/rate-limits.ts';
+import { MemoryRequestLimiter } from '../src/limits/memory/memory-request-limiter.ts';
 
 const config = loadCatalogApiConfig();
 const bodies = new Map(
@@ -35,7 +36,7 @@ router.get('/products/search', authenticate(createTokenVerifier(config.tokens)),
 });
 app.use(requestContext(logger));
 app.use(errorBody());
-app.use(rateLimits(config.rateLimits, '/health'));
+app.use(rateLimits(new MemoryRequestLimiter(config.rateLimits), '/health'));
 app.use(router.routes());
 
 const server = await listen({

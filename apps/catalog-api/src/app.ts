@@ -21,6 +21,7 @@ import { errorBody } from './http/error-body.ts';
 import { rateLimits } from './http/rate-limits.ts';
 import { apiReadinessChecks } from './http/readiness-checks.ts';
 import { refuseQueryAccessToken } from './http/refuse-query-access-token.ts';
+import type { RequestLimiter } from './limits/request-limiter.ts';
 import { CatalogMetrics } from './metrics/catalog-metrics.ts';
 import { operationOf } from './metrics/operation-of.ts';
 import { adminCatalogueRoutes } from './routes/admin-catalogue.ts';
@@ -41,6 +42,8 @@ export interface CatalogApiDeps {
   readonly store: CatalogStore;
   readonly verifier: TokenVerifier;
   readonly usage: UsageCounter;
+  /** The limits of spec 8, from openRequestLimiter (shared through Redis when REDIS_URL is set). */
+  readonly limiter: RequestLimiter;
   /** The pepper that keys client-secret hashes (shared with the token server). */
   readonly secretPepper: Uint8Array;
   readonly now?: () => Date;
@@ -55,7 +58,9 @@ export interface CatalogApiDeps {
 /** Builds the catalog API without listening, so tests and main.ts start it the same way. */
 export function createApp(deps: CatalogApiDeps): Koa<AppState> {
   const { config, logger, store } = deps;
-  const app = new Koa<AppState>({ proxy: config.transport.mode === 'behind-proxy' });
+  // Behind the proxy the caller's address is the X-Forwarded-For entry the proxy appended (the last
+  // one): earlier entries are whatever the caller sent, and the per-IP limit keys on this address.
+  const app = new Koa<AppState>({ proxy: config.transport.mode === 'behind-proxy', maxIpsCount: 1 });
   const healthPath = `${config.basePath}/health`;
   const readyPath = `${config.basePath}/ready`;
   const metrics = deps.metrics ?? new CatalogMetrics({ enabled: false });
@@ -78,7 +83,7 @@ export function createApp(deps: CatalogApiDeps): Koa<AppState> {
   app.use(
     readinessCheck(readyPath, apiReadinessChecks(store, deps.verifier), deps.shutdown ?? new ShutdownState()),
   );
-  app.use(rateLimits(config.rateLimits, healthPath, (limiter) => metrics.rateLimited(limiter)));
+  app.use(rateLimits(deps.limiter, healthPath, (limiter) => metrics.rateLimited(limiter)));
 
   const routeDeps: RouteDeps = {
     store,

@@ -8,6 +8,7 @@ import { ensureDemoCatalogue, openCatalogStore, storageLocation } from '@catalog
 import { createApp } from './app.ts';
 import { createTokenVerifier } from './auth/token-verifier.ts';
 import { loadCatalogApiConfig } from './config/config.ts';
+import { openRequestLimiter } from './limits/open-request-limiter.ts';
 import { CatalogMetrics } from './metrics/catalog-metrics.ts';
 import { UsageCounter } from './usage/usage-counter.ts';
 
@@ -37,11 +38,17 @@ try {
       }
       const usage = new UsageCounter(store.clients, logger, metrics);
       usage.start(config.usageFlushMs);
+      const limiter = await openRequestLimiter({
+        config,
+        logger,
+        onFallback: () => metrics.rateLimitFallback(),
+      });
       const app = createApp({
         config,
         logger,
         store,
         usage,
+        limiter,
         metrics,
         shutdown,
         verifier: createTokenVerifier(config.tokens),
@@ -55,6 +62,7 @@ try {
         metrics: metrics.registry,
         close: async () => {
           await usage.stop();
+          await limiter.close();
           await store.close();
         },
       };

@@ -1,4 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { testKeyPrefix } from './support/limited-api.ts';
 import { type Stack, startStack } from './support/stack.ts';
 
 let stack: Stack | undefined;
@@ -83,5 +85,24 @@ describe('limits (spec 8)', () => {
     // 4 per second plus a burst allowance of 6 on top: at least the burst, never more than it allows.
     expect(passed).toBeGreaterThanOrEqual(10);
     expect(passed).toBeLessThanOrEqual(10 + 4 * extraWindows);
+  });
+
+  it('keeps the limits in Redis under REDIS_KEY_PREFIX when the server is started with REDIS_URL', async () => {
+    const prefix = testKeyPrefix();
+    stack = await startStack({
+      env: { REDIS_URL: inject('redisUrl'), REDIS_KEY_PREFIX: prefix, RATE_LIMIT_IP_PER_5MIN: '3' },
+    });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i += 1) statuses.push((await stack.call('/openapi.json')).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const redis = new Redis(inject('redisUrl'));
+    try {
+      const windows = await redis.keys(`${prefix}limits:ip:*`);
+      expect(windows).toHaveLength(1);
+      const slices = await redis.hvals(windows[0] ?? '');
+      expect(slices.reduce((sum, count) => sum + Number(count), 0)).toBe(3);
+    } finally {
+      redis.disconnect();
+    }
   });
 });

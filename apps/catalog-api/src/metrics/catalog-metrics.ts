@@ -18,6 +18,7 @@ export class CatalogMetrics {
   readonly registry: Registry;
   readonly enabled: boolean;
   readonly #rateLimitRejections: Counter<'limiter'>;
+  readonly #rateLimitFallbacks: Counter;
   readonly #revocationFailOpen: Counter;
   readonly #usageFlushes: Counter<'outcome'>;
   readonly #searchDuration: Histogram<'kind'>;
@@ -33,6 +34,11 @@ export class CatalogMetrics {
       name: 'rate_limit_rejections_total',
       help: 'Requests refused with 429 by a rate limit, by limiter.',
       labelNames: ['limiter'],
+      registers,
+    });
+    this.#rateLimitFallbacks = new Counter({
+      name: 'catalog_rate_limit_fallbacks_total',
+      help: 'Requests whose limits this instance decided alone because Redis (REDIS_URL) could not answer.',
       registers,
     });
     this.#revocationFailOpen = new Counter({
@@ -77,6 +83,10 @@ export class CatalogMetrics {
 
   rateLimited(limiter: ApiLimiter): void {
     this.#rateLimitRejections.inc({ limiter });
+  }
+
+  rateLimitFallback(): void {
+    this.#rateLimitFallbacks.inc();
   }
 
   revocationFailedOpen(): void {

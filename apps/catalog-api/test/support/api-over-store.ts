@@ -17,6 +17,7 @@ import { type CatalogStore, catalogDatabasePath, openSqliteCatalogStore } from '
 import { createApp } from '../../src/app.ts';
 import { createTokenVerifier } from '../../src/auth/token-verifier.ts';
 import { loadCatalogApiConfig } from '../../src/config/config.ts';
+import { openRequestLimiter } from '../../src/limits/open-request-limiter.ts';
 import type { CatalogMetrics } from '../../src/metrics/catalog-metrics.ts';
 import { UsageCounter } from '../../src/usage/usage-counter.ts';
 
@@ -56,6 +57,11 @@ export async function startApiOverStore(input: {
   });
   const store = openSqliteCatalogStore({ databasePath: catalogDatabasePath(dataDir), searchWorkers: 1 });
   const logger = createLogger('catalog-api-test', 'silent');
+  const limiter = await openRequestLimiter({
+    config,
+    logger,
+    onFallback: () => input.metrics?.rateLimitFallback(),
+  });
   const app = createApp({
     config,
     logger,
@@ -67,6 +73,7 @@ export async function startApiOverStore(input: {
     },
     verifier: createTokenVerifier(config.tokens),
     usage: new UsageCounter(store.clients, logger, input.metrics),
+    limiter,
     ...(input.metrics === undefined ? {} : { metrics: input.metrics }),
     ...(input.consoleDir === undefined ? {} : { consoleDir: input.consoleDir }),
     secretPepper: await loadClientSecretPepper({ dataDir }),
@@ -86,6 +93,7 @@ export async function startApiOverStore(input: {
     base: `https://localhost:${server.port}`,
     async stop() {
       await server.close(100);
+      await limiter.close();
       await auth.stop();
       await store.close();
       await rm(dataDir, { recursive: true, force: true });

@@ -54,9 +54,32 @@ export const databaseUrl = secretVariable(
   }, 'must be a postgres://user:password@host:port/database URL (unset: the embedded SQLite database in DATA_DIR)'),
 );
 
+/**
+ * A Redis connection URL (redis:// or rediss:// for TLS). It may carry a password, so it is a
+ * secret variable: never printed, even when invalid.
+ */
+export const redisUrl = secretVariable(
+  z.string().refine((value) => {
+    if (!/^rediss?:\/\//.test(value)) return false;
+    try {
+      return new URL(value).hostname !== '';
+    } catch {
+      return false;
+    }
+  }, 'must be a redis://[:password@]host:port[/db] URL, or rediss:// for TLS (unset: limits kept in each process)'),
+);
+
+/** Starts every key a server writes to Redis, so that deployments (and test runs) can share one server. */
+const redisKeyPrefix = z
+  .string()
+  .regex(/^[A-Za-z0-9:._{}-]{1,64}$/, 'must be 1 to 64 letters, digits or : . _ - { }')
+  .default('catalog:');
+
 export const commonServerEnv = z
   .object({
     DATABASE_URL: databaseUrl.optional(),
+    REDIS_URL: redisUrl.optional(),
+    REDIS_KEY_PREFIX: redisKeyPrefix,
     DATA_DIR: z
       .string()
       .default('./data')

@@ -23,15 +23,23 @@ export interface ServiceVariables {
   readonly defaultMetricsPort: number;
 }
 
+/** Where the state several instances share lives (REDIS_URL), and the prefix of every key written there. */
+export interface RedisSettings {
+  readonly url: string;
+  readonly keyPrefix: string;
+}
+
 export interface ServiceSettingsWithData extends ServiceSettings {
   readonly dataDir: string;
   /** DATABASE_URL: the shared PostgreSQL store; unset, the embedded SQLite database in `dataDir`. */
   readonly databaseUrl: string | undefined;
+  /** REDIS_URL and REDIS_KEY_PREFIX; unset URL, each process keeps such state itself. */
+  readonly redis: RedisSettings | undefined;
   readonly metrics: MetricsSettings;
 }
 
 /**
- * Parses the variables every server has (DATA_DIR, HOST, BASE_PATH, LOG_LEVEL, TLS, TRUST_PROXY,
+ * Parses the variables every server has (DATA_DIR, DATABASE_URL, REDIS_URL, HOST, BASE_PATH, LOG_LEVEL, TLS, TRUST_PROXY,
  * connection time-outs, the shutdown drain, its port, its public URL and its metrics listener) plus the service's own `extra` schema,
  * reporting all problems at once.
  */
@@ -55,6 +63,10 @@ export function loadServiceSettings<E extends z.ZodObject>(
   const settings: ServiceSettingsWithData = Object.freeze({
     dataDir: parsed.DATA_DIR,
     databaseUrl: parsed.DATABASE_URL,
+    redis:
+      parsed.REDIS_URL === undefined
+        ? undefined
+        : Object.freeze({ url: parsed.REDIS_URL, keyPrefix: parsed.REDIS_KEY_PREFIX }),
     host: parsed.HOST,
     port: parsed[variables.portVariable] as number,
     basePath: parsed.BASE_PATH,

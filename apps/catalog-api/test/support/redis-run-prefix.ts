@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The Redis server the tests use: TEST_REDIS_URL. */
+    redisUrl: string;
+    /** Starts every key this run writes, so runs side by side never meet; its keys go when it ends. */
+    redisRunPrefix: string;
+  }
+}
+
+/** The server the project's machines run (decisions.md, Scale-out). */
+const DEFAULT_TEST_REDIS_URL = 'redis://127.0.0.1:6379';
+
+function client(url: string): { redis: Redis; lastError: () => Error | undefined } {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 3000,
+  });
+  // The socket's error (ECONNREFUSED…) says more than the "Connection is closed." connect() rejects with.
+  let last: Error | undefined;
+  redis.on('error', (error: Error) => {
+    last = error;
+  });
+  return { redis, lastError: () => last };
+}
+
+/**
+ * Vitest global set-up: a key prefix per run on the server TEST_REDIS_URL names, its keys deleted
+ * when the run ends. An unreachable server fails the run with one line saying how to provide one:
+ * the Redis limits are never silently skipped.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const url = process.env.TEST_REDIS_URL || DEFAULT_TEST_REDIS_URL;
+  if (!/^rediss?:\/\//.test(url)) throw new Error(`TEST_REDIS_URL must be a redis:// URL, not "${url}"`);
+  const probe = client(url);
+  try {
+    await probe.redis.connect();
+    await probe.redis.ping();
+  } catch (error) {
+    const reason = (probe.lastError() ?? (error as Error)).message;
+    throw new Error(
+      `Redis is not reachable at ${url} (${reason}): the catalog API's tests need a Redis 7 server; start one or set TEST_REDIS_URL=redis://host:port`,
+    );
+  } finally {
+    probe.redis.disconnect();
+  }
+  const prefix = `catalog-test:${process.pid}-${randomBytes(4).toString('hex')}:`;
+  project.provide('redisUrl', url);
+  project.provide('redisRunPrefix', prefix);
+  return async () => {
+    const cleaner = client(url).redis;
+    await cleaner.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await cleaner.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      if (keys.length > 0) await cleaner.unlink(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+    cleaner.disconnect();
+  };
+}
