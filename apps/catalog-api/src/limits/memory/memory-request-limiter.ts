@@ -25,11 +25,11 @@ export class MemoryRequestLimiter implements RequestLimiter {
     if (window !== undefined && !window.allowed) {
       return { admitted: false, limiter: 'ip_window', retryAfterMs: window.retryAfterMs };
     }
+    this.#perAddress?.record(address);
     const throttle = this.#gateway?.take();
     if (throttle !== undefined && !throttle.allowed) {
       return { admitted: false, limiter: 'gateway_throttle', retryAfterMs: throttle.retryAfterMs };
     }
-    this.#perAddress?.record(address);
     return { admitted: true };
   }
 
