@@ -33,22 +33,13 @@ function storedRelations(input: ProductInput): RelatedProductInput[] {
  * generated when absent, and a product cannot relate to itself. Nothing is read from storage.
  */
 export function prepareProduct(raw: ProductInput): PreparedProduct {
-  return preparedFrom(assertProductInput(raw), undefined);
-}
-
-/** `prepareProduct` of an input already checked against the schema, under the id it is stored with. */
-export function preparedFrom(input: ProductInput, id: string | undefined): PreparedProduct {
-  const storedId = id ?? storedProductId(input);
+  const input = assertProductInput(raw);
+  const id = (input.id ?? randomUUID()).toLowerCase();
   const relations = storedRelations(input);
-  if (relations.some((relation) => relation.productId === storedId)) {
+  if (relations.some((relation) => relation.productId === id)) {
     throw new ValidationError('relatedProducts', 'a product cannot relate to itself');
   }
-  return { input, id: storedId, relations };
-}
-
-/** The id a checked input is stored under: its own, lower-cased, or a new one. */
-export function storedProductId(input: ProductInput): string {
-  return (input.id ?? randomUUID()).toLowerCase();
+  return { input, id, relations };
 }
 
 /** What the write mode demands of the id, given whether a product holds it. */
