@@ -4,7 +4,7 @@ import { runImport } from './commands/import.ts';
 import { runMigrate } from './commands/migrate.ts';
 import { runSeed } from './commands/seed.ts';
 import { resolveStorage } from './config/storage.ts';
-import type { Output } from './output.ts';
+import { commanderWriters, type Output } from './output.ts';
 
 function positiveInteger(value: string): number {
   const n = Number(value);
@@ -20,7 +20,7 @@ export function catalogProgram(output: Output, exit: (code: number) => void): Co
   const program = new Command('catalog').description('Operate the product catalogue database');
   // Set before the subcommands are added: they copy these settings when created.
   program.exitOverride();
-  program.configureOutput({ writeErr: (text) => process.stderr.write(text) });
+  program.configureOutput(commanderWriters(output));
   program
     .command('migrate')
     .description('apply pending schema migrations')

@@ -11,3 +11,15 @@ export const processOutput: Output = {
   err: (line) => process.stderr.write(`${line}\n`),
   interactive: process.stderr.isTTY === true,
 };
+
+/**
+ * Commander's writers, onto an Output: its usage errors and help land where the command's own
+ * lines do, so a program run in-process is observed as a process's streams would be.
+ */
+export function commanderWriters(output: Output) {
+  const line = (text: string) => text.replace(/\n$/, '');
+  return {
+    writeOut: (text: string) => output.out(line(text)),
+    writeErr: (text: string) => output.err(line(text)),
+  };
+}

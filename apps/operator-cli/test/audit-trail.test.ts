@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { runToExit, spawnService } from '@catalog/server-runtime/testing';
 import { type AuditEvent, catalogDatabasePath, openSqliteCatalogStore } from '@catalog/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAdminInProcess } from './support/run-admin-in-process.ts';
 
 // Every state-changing operator command appends its event to the audit trail, and `pnpm admin
 // audit` reads the trail back (issue 18). The real CLIs run in child processes on a real SQLite file.
@@ -22,9 +23,13 @@ const catalog = (dataDir: string, args: string[]) =>
 const admin = (dataDir: string, args: string[], stdin = '') =>
   runToExit({ entry: ADMIN_CLI, args, stdin, env: { DATA_DIR: dataDir } });
 
+/** `pnpm admin audit …` in this process: it only reads, and the tests read the trail often. */
+const readAudit = (dataDir: string, args: string[]) =>
+  runAdminInProcess(['audit', ...args, '--data-dir', dataDir]);
+
 /** `pnpm admin audit --json …`: one event per line, newest first. */
 async function audit(dataDir: string, args: string[] = []): Promise<AuditEvent[]> {
-  const result = await admin(dataDir, ['audit', '--json', '--limit', '1000', ...args]);
+  const result = await readAudit(dataDir, ['--json', '--limit', '1000', ...args]);
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
   return result.stdout
@@ -223,7 +228,7 @@ describe('pnpm admin audit (read-only)', () => {
     const seen: AuditEvent[] = [];
     let before: string[] = [];
     for (;;) {
-      const page = await admin(dataDir, ['audit', '--json', '--limit', '4', ...before]);
+      const page = await readAudit(dataDir, ['--json', '--limit', '4', ...before]);
       expect(page.code).toBe(0);
       const events = page.stdout
         .split('\n')
@@ -288,7 +293,7 @@ describe('pnpm admin audit (read-only)', () => {
       expect(row).toContain(
         'scopes: ["products.read"] → ["products.read","brands.read"]; clientName: Web shop → Web\\u001b[2Jshop\\u202e',
       );
-      const json = await admin(fresh, ['audit', '--json']);
+      const json = await readAudit(fresh, ['--json']);
       expect(json.stdout).not.toContain('\u001b');
       expect(json.stdout).not.toContain('\u202e');
       expect(JSON.parse(json.stdout).changes.clientName.to).toBe('Web\u001b[2Jshop\u202e');
@@ -307,10 +312,11 @@ describe('pnpm admin audit (read-only)', () => {
     }
     expect(hash).toMatch(/scrypt/);
     const salt = hash.split('$').at(-2) ?? '';
-    for (const args of [['audit'], ['audit', '--json']]) {
-      const result = await admin(dataDir, args);
+    for (const args of [[], ['--json']]) {
+      const result = await readAudit(dataDir, args);
       expect(result.code).toBe(0);
-      for (const secret of [PASSWORD, hash, salt, 'scrypt']) expect(result.output).not.toContain(secret);
+      for (const secret of [PASSWORD, hash, salt, 'scrypt'])
+        expect(`${result.stdout}${result.stderr}`).not.toContain(secret);
     }
   });
 
@@ -330,11 +336,16 @@ describe('pnpm admin audit (read-only)', () => {
       [['--frobnicate'], /unknown option/],
     ];
     for (const [args, message] of cases) {
-      const result = await admin(dataDir, ['audit', ...args]);
+      const result = await readAudit(dataDir, args);
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stdout, args.join(' ')).toBe('');
       expect(result.stderr, args.join(' ')).toMatch(message);
     }
+    // The same refusal from the real process: its exit code and streams.
+    const spawned = await admin(dataDir, ['audit', '--limit', '0']);
+    expect(spawned.code).toBe(2);
+    expect(spawned.stdout).toBe('');
+    expect(spawned.stderr).toMatch(/--limit/);
     const missing = await admin(join(dataDir, 'no-such-dir'), ['audit']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('no catalogue database');
@@ -342,11 +353,11 @@ describe('pnpm admin audit (read-only)', () => {
   });
 
   it('has no command that edits or deletes an event', async () => {
-    const auditHelp = await admin(dataDir, ['audit', '--help']);
+    const auditHelp = await runAdminInProcess(['audit', '--help']);
     expect(auditHelp.code).toBe(0);
     expect(auditHelp.stdout).toMatch(/^Usage: admin audit \[options\]\n/);
     expect(auditHelp.stdout).not.toContain('Commands:');
-    const top = await admin(dataDir, ['--help']);
+    const top = await runAdminInProcess(['--help']);
     const commands = top.stdout.slice(top.stdout.indexOf('Commands:'));
     expect([...commands.matchAll(/^ {2}(\S+)/gm)].map((match) => match[1])).toEqual([
       'users',
@@ -356,7 +367,7 @@ describe('pnpm admin audit (read-only)', () => {
       'help',
     ]);
     for (const verb of ['delete', 'edit', 'remove']) {
-      expect((await admin(dataDir, ['audit', verb, '1'])).code).toBe(2);
+      expect((await readAudit(dataDir, [verb, '1'])).code).toBe(2);
     }
   });
 });

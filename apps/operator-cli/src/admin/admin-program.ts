@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { Output } from '../output.ts';
+import { commanderWriters, type Output } from '../output.ts';
 import {
   AUDIT_LIMIT_DEFAULT,
   type AuditCommandOptions,
@@ -24,7 +24,7 @@ export function adminProgram(output: Output): Command {
   const env = (options: { dataDir?: string }): AdminEnv => readAdminEnv(options, processEnv());
   const program = new Command('admin').description('Administer the token server');
   program.exitOverride();
-  program.configureOutput({ writeErr: (text) => process.stderr.write(text) });
+  program.configureOutput(commanderWriters(output));
 
   const users = program.command('users').description('administrators who sign in to the admin console');
   users
