@@ -1,6 +1,6 @@
+import { RedisFaultProxy } from '@catalog/server-runtime/testing';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { type LimitedApi, startLimitedApi, testKeyPrefix } from '../support/limited-api.ts';
-import { RedisFaultProxy } from '../support/redis-fault-proxy.ts';
 
 // Instance A reaches Redis through a relay the test cuts; instance B reaches it directly. Behind
 // TRUST_PROXY each phase sends from an address of its own (X-Forwarded-For), so phases do not mix.

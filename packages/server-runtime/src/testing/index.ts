@@ -1,6 +1,7 @@
 // Helpers that start and call the real servers, for tests and benchmarks; not used at run time.
 
 export { type LogLine, logLines, waitForLogLine } from './log-lines.ts';
+export { RedisFaultProxy } from './redis-fault-proxy.ts';
 export { requestAccessToken } from './request-access-token.ts';
 export {
   type MetricFamily,

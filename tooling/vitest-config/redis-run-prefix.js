@@ -1,20 +1,13 @@
+// Vitest global set-up for the packages whose tests use Redis: a key prefix per run on the server
+// TEST_REDIS_URL names (default: the one the project's machines run, decisions.md Scale-out), its
+// keys deleted when the run ends. An unreachable server fails the run with one line saying how to
+// provide one: the Redis tests are never silently skipped.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { TestProject } from 'vitest/node';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** The Redis server the tests use: TEST_REDIS_URL. */
-    redisUrl: string;
-    /** Starts every key this run writes, so runs side by side never meet; its keys go when it ends. */
-    redisRunPrefix: string;
-  }
-}
+export const DEFAULT_TEST_REDIS_URL = 'redis://127.0.0.1:6379';
 
-/** The server the project's machines run (decisions.md, Scale-out). */
-const DEFAULT_TEST_REDIS_URL = 'redis://127.0.0.1:6379';
-
-function client(url: string): { redis: Redis; lastError: () => Error | undefined } {
+function client(url) {
   const redis = new Redis(url, {
     lazyConnect: true,
     enableOfflineQueue: false,
@@ -23,19 +16,16 @@ function client(url: string): { redis: Redis; lastError: () => Error | undefined
     connectTimeout: 3000,
   });
   // The socket's error (ECONNREFUSED…) says more than the "Connection is closed." connect() rejects with.
-  let last: Error | undefined;
-  redis.on('error', (error: Error) => {
+  let last;
+  redis.on('error', (error) => {
     last = error;
   });
   return { redis, lastError: () => last };
 }
 
-/**
- * Vitest global set-up: a key prefix per run on the server TEST_REDIS_URL names, its keys deleted
- * when the run ends. An unreachable server fails the run with one line saying how to provide one:
- * the Redis limits are never silently skipped.
- */
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+/** @param {import('vitest/node').TestProject} project */
+export default async function setup(project) {
+  // biome-ignore lint/style/noProcessEnv: this module is the packages' test configuration.
   const url = process.env.TEST_REDIS_URL || DEFAULT_TEST_REDIS_URL;
   if (!/^rediss?:\/\//.test(url)) throw new Error(`TEST_REDIS_URL must be a redis:// URL, not "${url}"`);
   const probe = client(url);
@@ -43,9 +33,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await probe.redis.connect();
     await probe.redis.ping();
   } catch (error) {
-    const reason = (probe.lastError() ?? (error as Error)).message;
+    const reason = (probe.lastError() ?? error).message;
     throw new Error(
-      `Redis is not reachable at ${url} (${reason}): the catalog API's tests need a Redis 7 server; start one or set TEST_REDIS_URL=redis://host:port`,
+      `Redis is not reachable at ${url} (${reason}): these tests need a Redis 7 server; start one or set TEST_REDIS_URL=redis://host:port`,
     );
   } finally {
     probe.redis.disconnect();
@@ -65,3 +55,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
     cleaner.disconnect();
   };
 }
+
+/** The path of this module, for a package's `globalSetup`. */
+export const REDIS_RUN_PREFIX_SETUP = new URL(import.meta.url).pathname;
