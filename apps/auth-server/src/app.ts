@@ -22,11 +22,11 @@ import { consoleOrigins } from './oidc/admin-client.ts';
 import { mountProvider } from './oidc/mount-provider.ts';
 import type { ProviderHolder } from './oidc/provider-holder.ts';
 import { INTERACTION_PATH, OIDC_ROUTES } from './oidc/routes.ts';
-import type { SignInStore } from './oidc/sign-in-store.ts';
 import type { AdminAccounts } from './ports/admin-accounts.ts';
 import type { AuditTrail } from './ports/audit-trail.ts';
 import type { LoginAttempts } from './ports/login-attempts.ts';
 import type { RateLimiter } from './ports/rate-limiters.ts';
+import type { SignIns } from './ports/sign-ins.ts';
 
 export interface AuthServerDeps {
   readonly config: AuthServerConfig;
@@ -39,10 +39,10 @@ export interface AuthServerDeps {
   /** Bounds the scrypt derivations of the login page in flight. */
   readonly passwordChecks: ConcurrencyGate;
   /** Where oidc-provider keeps sign-ins in progress; new ones reserve room in it. */
-  readonly signIns: SignInStore;
+  readonly signIns: SignIns;
   readonly tokenRequestsPerIp: RateLimiter;
   readonly signInRequestsPerIp: RateLimiter;
-  /** Keys the login form's CSRF tokens. */
+  /** Keys the login form's CSRF tokens (the same on every instance: a form shown by one is posted to another). */
   readonly csrfKey: Uint8Array;
   readonly metrics: AuthMetrics;
   /** What /ready checks (the store, the signing keys), and whether the process is stopping. */

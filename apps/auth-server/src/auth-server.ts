@@ -1,29 +1,26 @@
-import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loadClientSecretPepper, ShutdownState } from '@catalog/server-runtime';
 import { openRecordStore, storageLocation } from '@catalog/store';
 import type { Logger } from 'pino';
 import { LoginLockout } from './accounts/login-lockout.ts';
-import { memoryRateLimiters } from './adapters/memory-rate-limiters.ts';
+import { openSharedState } from './adapters/open-shared-state.ts';
 import { StoreAdminAccounts } from './adapters/store-admin-accounts.ts';
 import { StoreAuditTrail } from './adapters/store-audit-trail.ts';
 import { StoreIssuableClients } from './adapters/store-issuable-clients.ts';
 import { createApp } from './app.ts';
 import type { AuthServerConfig } from './config/config.ts';
 import { ensureSigningKeys } from './keys/ensure-signing-keys.ts';
+import { openSigningKeyStore } from './keys/open-signing-key-store.ts';
 import { providerJwks } from './keys/published-keys.ts';
-import { readSigningKeySet } from './keys/signing-key-file.ts';
-import { type SigningKeySet, signingKeysFile } from './keys/signing-key-set.ts';
-import { watchSigningKeys } from './keys/watch-signing-keys.ts';
+import type { SigningKeySet } from './keys/signing-key-set.ts';
 import { ConcurrencyGate } from './limits/concurrency-gate.ts';
 import { AuthMetrics } from './metrics/auth-metrics.ts';
 import { adapterFactory } from './oidc/adapter-factory.ts';
 import { type ClientSecretVerifier, pepperedSecretVerifier } from './oidc/client-secret-check.ts';
 import { createProvider } from './oidc/create-provider.ts';
 import { ProviderHolder } from './oidc/provider-holder.ts';
-import { SignInStore } from './oidc/sign-in-store.ts';
-import type { RateLimiterFactory } from './ports/rate-limiters.ts';
+import { cookieSigningKeys, loginCsrfKey } from './secrets/pepper-derived-keys.ts';
 
 export interface AuthServer {
   readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
@@ -38,45 +35,52 @@ const PROBE_CLIENT_ID = 'readiness-probe';
 /**
  * Wires the token server: the shared store, the client-secret pepper, the signing keys (created on
  * first start, reloaded when `pnpm admin keys rotate` replaces them), the rate limits and the Koa
- * app. Rate limits are counted in this process unless `rateLimiters` says otherwise;
- * `secretVerifier` lets a test observe the client-secret checks. /ready passes once the store answers
- * and the provider (with the signing keys) is in service, until `shutdown` starts draining.
+ * app. Rate limits, lock-outs and sign-ins in progress are kept in Redis when REDIS_URL is set
+ * (every instance then sees the same), in this process otherwise; cookies and login forms are keyed
+ * from the pepper, so any instance carries on a sign-in another started. `secretVerifier` lets a
+ * test observe the client-secret checks. /ready passes once the store answers and the provider
+ * (with the signing keys) is in service, until `shutdown` starts draining; it does not depend on
+ * Redis, without which integrators' tokens are still issued.
  */
 export async function buildAuthServer({
   config,
   logger,
-  rateLimiters = memoryRateLimiters,
   secretVerifier = pepperedSecretVerifier,
   metrics = new AuthMetrics({ enabled: false }),
   shutdown = new ShutdownState(),
 }: {
   readonly config: AuthServerConfig;
   readonly logger: Logger;
-  readonly rateLimiters?: RateLimiterFactory;
   readonly secretVerifier?: (pepper: Uint8Array) => ClientSecretVerifier;
   readonly metrics?: AuthMetrics;
   readonly shutdown?: ShutdownState;
 }): Promise<AuthServer> {
-  const limiterOf = metrics.meteredRateLimiters(rateLimiters);
+  const shared = await openSharedState({ config, logger, onFallback: () => metrics.rateLimitFallback() });
+  const limiterOf = metrics.meteredRateLimiters(shared.rateLimiters);
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const pepper = await loadClientSecretPepper({
     dataDir: config.dataDir,
     override: config.clientSecretPepper,
   });
-  let keys = await ensureSigningKeys(config.dataDir);
+  // Beside the records: DATA_DIR's key file by default, the set every instance shares on PostgreSQL.
+  const signingKeys = await openSigningKeyStore(storageLocation(config), async () => pepper);
+  let keys = await ensureSigningKeys(signingKeys).catch(async (error: unknown) => {
+    await signingKeys.close();
+    throw error;
+  });
   const store = await openRecordStore(storageLocation(config));
   const clients = new StoreIssuableClients(store.clients);
   const accounts = new StoreAdminAccounts(store.adminUsers);
   const holder = new ProviderHolder();
   const { limits } = config;
-  const signIns = new SignInStore({ capacity: limits.signInCapacity });
+  const { signIns } = shared;
   const adapter = adapterFactory({
     clients,
     perClient: limiterOf('token-client', limits.tokenPerClient),
     signIns,
   });
   const verifier = secretVerifier(pepper);
-  const cookieKeys = [randomBytes(32).toString('base64url')];
+  const cookieKeys = cookieSigningKeys(pepper);
   let issuer: string | undefined;
 
   const install = (set: SigningKeySet) => {
@@ -105,17 +109,22 @@ export async function buildAuthServer({
     );
   };
 
-  const keyFile = signingKeysFile(config.dataDir);
-  const stopWatching = watchSigningKeys(keyFile, () => {
-    readSigningKeySet(keyFile)
-      .then((set) => {
-        if (set === undefined) throw new Error(`${keyFile} was removed`);
-        keys = set;
-        install(set);
-      })
-      .catch((error: unknown) =>
-        logger.error({ err: error }, 'signing keys not reloaded; the previous keys stay in service'),
-      );
+  const stopWatching = signingKeys.watch(keys.version, {
+    onChange: () => {
+      signingKeys
+        .read()
+        .then((stored) => {
+          if (stored === undefined) throw new Error(`${signingKeys.place} was removed`);
+          if (stored.version === keys.version) return;
+          keys = stored;
+          install(stored.set);
+        })
+        .catch((error: unknown) =>
+          logger.error({ err: error }, 'signing keys not reloaded; the previous keys stay in service'),
+        );
+    },
+    onError: (error) =>
+      logger.error({ err: error }, 'signing keys not checked for changes; the current keys stay in service'),
   });
 
   const app = createApp({
@@ -135,7 +144,7 @@ export async function buildAuthServer({
     signIns,
     tokenRequestsPerIp: limiterOf('token-ip', limits.tokenPerIp),
     signInRequestsPerIp: limiterOf('sign-in-ip', limits.signInPerIp),
-    csrfKey: randomBytes(32),
+    csrfKey: loginCsrfKey(pepper),
     metrics,
     readiness: {
       store: async () => {
@@ -150,11 +159,13 @@ export async function buildAuthServer({
     handler: app.callback(),
     start(url) {
       issuer = url;
-      install(keys);
+      install(keys.set);
     },
     async close() {
       stopWatching();
+      await signingKeys.close();
       await store.close();
+      await shared.close();
     },
   };
 }

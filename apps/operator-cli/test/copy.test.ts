@@ -1,12 +1,14 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runToExit } from '@catalog/server-runtime/testing';
+import { openDeploymentSigningKeys } from '@catalog/auth-server/admin';
+import { runToExit, spawnService } from '@catalog/server-runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './support/postgres-database.ts';
 
 const CLI = fileURLToPath(new URL('../src/catalog-cli.ts', import.meta.url));
+const TOKEN_SERVER = fileURLToPath(new URL('../../auth-server/src/main.ts', import.meta.url));
 
 function catalog(args: string[], env: Record<string, string> = {}) {
   return runToExit({ entry: CLI, args, env });
@@ -59,7 +61,14 @@ describe('pnpm catalog copy into PostgreSQL', () => {
     password = url.password;
     target = url.toString();
     expect((await catalog(['seed', '--products', '50', '--seed', 'copy', '--data-dir', dir])).code).toBe(0);
-  });
+    // As the embedded deployment has them: its token server made the signing keys and the pepper.
+    const tokenServer = await spawnService({
+      entry: TOKEN_SERVER,
+      env: { DATA_DIR: dir, AUTH_SERVER_PORT: '0' },
+      timeoutMs: 60_000,
+    });
+    expect(await tokenServer.stop()).toBe(0);
+  }, 120_000);
   afterAll(async () => {
     await database.drop();
     rmSync(dir, { recursive: true, force: true });
@@ -84,7 +93,22 @@ describe('pnpm catalog copy into PostgreSQL', () => {
     expect(failed.output).not.toContain(password);
   });
 
-  it('copies a data directory into the empty database: the verified counts, the time, and the pepper and keys to move', async () => {
+  it('refuses to carry signing keys it cannot seal (no pepper beside them nor CLIENT_SECRET_PEPPER): exit 1, nothing written', async () => {
+    const keysOnly = join(dir, 'keys-without-pepper');
+    mkdirSync(join(keysOnly, 'keys'), { recursive: true });
+    copyFileSync(join(dir, 'catalog.sqlite'), join(keysOnly, 'catalog.sqlite'));
+    copyFileSync(join(dir, 'keys', 'signing-keys.json'), join(keysOnly, 'keys', 'signing-keys.json'));
+    const refused = await catalog(['copy', '--from', `sqlite:${keysOnly}`, '--to', target]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('copy refused: no client-secret pepper');
+    expect(refused.output).not.toContain(password);
+    const [rows] = await database.query<{ products: string; keys: string }>(
+      'SELECT (SELECT count(*) FROM products) AS products, (SELECT count(*) FROM signing_key_set) AS keys',
+    );
+    expect(rows).toEqual({ products: '0', keys: '0' });
+  });
+
+  it('copies a data directory into the empty database: the verified counts, the time, the signing keys sealed into it, and the secrets to move', async () => {
     const copied = await catalog(['copy', '--from', `sqlite:${dir}`, '--to', target]);
     expect(copied.stderr).toBe('');
     expect(copied.code).toBe(0);
@@ -97,9 +121,31 @@ describe('pnpm catalog copy into PostgreSQL', () => {
     expect(copied.stdout).toMatch(/^ {2}change_feed +\d+$/m);
     expect(copied.stdout).toContain(join(dir, 'secrets', 'client-secret-pepper'));
     expect(copied.stdout).toContain('CLIENT_SECRET_PEPPER');
-    expect(copied.stdout).toContain(`${join(dir, 'keys')}/`);
+    expect(copied.stdout).toContain(
+      "token signing keys: in the database now, sealed with this deployment's client-secret pepper",
+    );
+    // The keys are no longer a file to move.
+    expect(copied.stdout).not.toContain(`${join(dir, 'keys')}/`);
     expect(copied.stdout).toContain('or every client secret stops working');
     expect(copied.output).not.toContain(password);
+
+    const source = JSON.parse(readFileSync(join(dir, 'keys', 'signing-keys.json'), 'utf8'));
+    const [row] = await database.query<{ version: string; sealed: Buffer }>(
+      'SELECT version, sealed FROM signing_key_set',
+    );
+    expect(row?.version).toBe('1');
+    expect(row?.sealed.toString('latin1')).not.toContain('"d"');
+    expect(row?.sealed.toString('latin1')).not.toContain(source.keys[0].privateJwk.d);
+    // The PostgreSQL deployment's servers, given the source's pepper, open the source's very keys.
+    const keys = await openDeploymentSigningKeys({
+      storage: { engine: 'postgres', url: database.url, dataDir: dir },
+      clientSecretPepper: undefined,
+    });
+    try {
+      expect((await keys.read())?.set).toEqual(source);
+    } finally {
+      await keys.close();
+    }
   });
 
   it('takes the target from DATABASE_URL and refuses it once it holds a catalogue: exit 1, nothing written', async () => {

@@ -79,6 +79,24 @@ describe('operator commands with DATABASE_URL work on PostgreSQL', () => {
     expect(await count("admin_users WHERE email = 'pg.admin@example.test'")).toBe(1);
   });
 
+  it('admin keys rotate works on the set in the database: refused without the pepper the token servers seal it with, and before any token server created it', async () => {
+    const rotate = (extra: Record<string, string>) =>
+      runToExit({ entry: ADMIN_CLI, args: ['keys', 'rotate'], env: { ...env, ...extra } });
+    const noPepper = await rotate({});
+    expect(noPepper.code).toBe(1);
+    expect(noPepper.stderr).toContain(
+      'no client-secret pepper: the signing keys in PostgreSQL are sealed with it',
+    );
+    const noKeys = await rotate({ CLIENT_SECRET_PEPPER: 'a pepper of at least thirty-two characters' });
+    expect(noKeys.code).toBe(1);
+    expect(noKeys.stderr).toMatch(
+      /PostgreSQL 127\.0\.0\.1:5432\/operator_cli_\S+ \(signing_key_set\): does not exist yet; start the token server once first/,
+    );
+    expect(noPepper.output + noKeys.output).not.toContain('pw-Qx81');
+    expect(await count('signing_key_set')).toBe(0);
+    expect(await count("audit_events WHERE target_type = 'signing-key'")).toBe(0);
+  });
+
   it('exits 2 on a DATABASE_URL that is not a postgres:// URL, without repeating it', async () => {
     const result = await runToExit({
       entry: CATALOG_CLI,

@@ -4,6 +4,7 @@ export {
   openPostgresRecordStore,
   type PostgresRecordStoreOptions,
 } from './adapters/postgres/open-postgres-record-store.ts';
+export { openPostgresSigningKeySetStore } from './adapters/postgres/postgres-signing-key-set-store.ts';
 export { checkDatabaseIntegrity, type IntegrityReport } from './adapters/sqlite/check-integrity.ts';
 export { catalogDatabasePath, DATABASE_FILE_NAME } from './adapters/sqlite/database-path.ts';
 export type { MigrationReport } from './adapters/sqlite/migrate.ts';
@@ -20,6 +21,7 @@ export type {
   SearchPoolObserver,
 } from './adapters/sqlite/search/worker-pool.ts';
 export { CopyRefusedError } from './copy/copy-refused-error.ts';
+export type { SealSigningKeys } from './copy/copy-signing-keys.ts';
 export {
   type CopyProgress,
   type CopyReport,
@@ -87,6 +89,7 @@ export type * from './ports/change-feed.ts';
 export type * from './ports/client-store.ts';
 export type * from './ports/product-search.ts';
 export type * from './ports/product-store.ts';
+export type * from './ports/signing-key-set-store.ts';
 export type * from './ports/web-channel-store.ts';
 export { identifierKey } from './search/identifier-key.ts';
 export { SYNC_TOKEN_TTL_MS } from './search/sync-token.ts';

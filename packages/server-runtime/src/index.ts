@@ -34,6 +34,7 @@ export { requireForwardedHttps } from './koa/require-forwarded-https.ts';
 export { securityHeaders } from './koa/security-headers.ts';
 export { createLogger } from './logging/logger.ts';
 export * from './metrics/index.ts';
+export { connectRedis } from './redis/connect-redis.ts';
 export { DataDirSecretError } from './secrets/data-dir-secret.ts';
 export { loadSyncTokenSecret, syncTokenSecretEnv, syncTokenSecretFile } from './secrets/sync-token-secret.ts';
 export {

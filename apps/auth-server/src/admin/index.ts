@@ -12,11 +12,12 @@ export {
   RotationTooEarlyError,
   rotateSigningKeys,
 } from '../keys/rotate-signing-keys.ts';
-export { SigningKeyFileError } from '../keys/signing-key-file.ts';
+export { SigningKeySetChangedError, SigningKeySetError } from '../keys/signing-key-set-errors.ts';
 export { ADMIN_CLI_REDIRECT_URI, ADMIN_CLIENT_ID } from '../oidc/admin-client.ts';
 export { API_AUDIENCE, API_SCOPE_PREFIX } from '../oidc/api-resource.ts';
 export { OIDC_ROUTES } from '../oidc/routes.ts';
 export type { AuditTrail } from '../ports/audit-trail.ts';
+export type { SigningKeyStore, StoredSigningKeySet } from '../ports/signing-key-store.ts';
 export {
   type AdminUserSummary,
   createAdminUser,
@@ -24,4 +25,5 @@ export {
   listAdminUsers,
   MIN_PASSWORD_LENGTH,
 } from './admin-users.ts';
+export { openDeploymentSigningKeys, signingKeysForCopy } from './deployment-signing-keys.ts';
 export { obtainAdminIdToken } from './obtain-admin-id-token.ts';

@@ -1,11 +1,15 @@
+import type { SigningKeyStore, StoredSigningKeySet } from '../ports/signing-key-store.ts';
 import { generateSigningKey } from './generate-signing-key.ts';
-import { createSigningKeySetOnce, readSigningKeySet } from './signing-key-file.ts';
-import { type SigningKeySet, signingKeysFile } from './signing-key-set.ts';
 
-/** The key set under DATA_DIR, generated on first start (one active ES256 key, file mode 0600). */
-export async function ensureSigningKeys(dataDir: string, now = new Date()): Promise<SigningKeySet> {
-  const file = signingKeysFile(dataDir);
-  const existing = await readSigningKeySet(file);
+/**
+ * The deployment's key set, generated on the first start of any instance (one active ES256 key);
+ * instances starting together all leave with the one set that was stored.
+ */
+export async function ensureSigningKeys(
+  keys: SigningKeyStore,
+  now = new Date(),
+): Promise<StoredSigningKeySet> {
+  const existing = await keys.read();
   if (existing !== undefined) return existing;
-  return createSigningKeySetOnce(file, { format: 1, keys: [await generateSigningKey('active', now)] });
+  return keys.createOnce({ format: 1, keys: [await generateSigningKey('active', now)] });
 }

@@ -1,12 +1,14 @@
 import type { AuditContext } from '@catalog/store';
+import { FileSigningKeyStore } from '../adapters/file-signing-keys/file-signing-key-store.ts';
 import { AdminOperationError } from '../errors/admin-errors.ts';
 import type { AuditTrail } from '../ports/audit-trail.ts';
+import type { SigningKeyStore } from '../ports/signing-key-store.ts';
 import { generateSigningKey } from './generate-signing-key.ts';
 import { RETIRED_KEY_RETENTION_SECONDS, STAGED_KEY_MIN_PUBLISH_SECONDS } from './key-retention.ts';
 import { isPastRetention } from './published-keys.ts';
 import { rotationEvent } from './signing-key-events.ts';
-import { readSigningKeySet, replaceSigningKeySet, SigningKeyFileError } from './signing-key-file.ts';
 import { type SigningKey, type SigningKeySet, signingKeysFile } from './signing-key-set.ts';
+import { SigningKeySetError } from './signing-key-set-errors.ts';
 
 /** Step 2 was asked for before every JWKS cache could have seen the staged key. */
 export class RotationTooEarlyError extends Error {
@@ -70,25 +72,33 @@ function promote(set: SigningKeySet, staged: SigningKey, now: Date): [SigningKey
   ];
 }
 
+/** Where the rotated keys live: a deployment's key store, or the embedded default's file under `dataDir`. */
+export type RotatedKeys = { readonly keys: SigningKeyStore } | { readonly dataDir: string };
+
 /**
  * The two-step rotation, one step per call. Step 1 stages a new key: published at once, not
  * signing. Step 2, once every JWKS cache has had time to see it, makes it the signing key and
  * retires the old one, which stays published until the tokens it signed have expired. Either step
- * drops retired keys past that period. The running server reloads the file by itself. With `audit`,
- * each step is recorded ('signing-key.stage', 'signing-key.promote') once the new file is in place:
- * the token server only watches the file, so whoever rotates records it.
+ * drops retired keys past that period. The step is written as a compare-and-set on the set it was
+ * computed from: when another rotation came first, SigningKeySetChangedError and nothing written.
+ * Every running token server, on every machine sharing the keys, reloads the new set by itself
+ * within about a second. With `audit`, each step is recorded ('signing-key.stage',
+ * 'signing-key.promote') once the new set is in place: the token servers only watch the keys, so
+ * whoever rotates records it.
  */
-export async function rotateSigningKeys(options: {
-  readonly dataDir: string;
-  readonly now?: Date;
-  readonly force?: boolean;
-  readonly audit?: { readonly trail: AuditTrail; readonly context: AuditContext };
-}): Promise<RotationReport> {
+export async function rotateSigningKeys(
+  options: RotatedKeys & {
+    readonly now?: Date;
+    readonly force?: boolean;
+    readonly audit?: { readonly trail: AuditTrail; readonly context: AuditContext };
+  },
+): Promise<RotationReport> {
   const now = options.now ?? new Date();
-  const file = signingKeysFile(options.dataDir);
-  const set = await readSigningKeySet(file);
-  if (set === undefined)
-    throw new SigningKeyFileError(file, 'does not exist yet; start the token server once first');
+  const keys = 'keys' in options ? options.keys : new FileSigningKeyStore(signingKeysFile(options.dataDir));
+  const stored = await keys.read();
+  if (stored === undefined)
+    throw new SigningKeySetError(keys.place, 'does not exist yet; start the token server once first');
+  const { set } = stored;
   const staged = set.keys.find((key) => key.status === 'staged');
   let next: [SigningKeySet, RotationReport];
   if (staged === undefined) {
@@ -100,13 +110,13 @@ export async function rotateSigningKeys(options: {
     }
     next = promote(set, staged, now);
   }
-  await replaceSigningKeySet(file, next[0]);
+  await keys.replace(stored, next[0]);
   const report = next[1];
   if (options.audit !== undefined) {
     try {
       await options.audit.trail.record(rotationEvent(options.audit.context, report));
     } catch (error) {
-      // The rotation stands (the server is already loading the file); the operator must know it is unrecorded.
+      // The rotation stands (the servers are already loading it); the operator must know it is unrecorded.
       const step = report.step === 'staged' ? `staged ${report.stagedKid}` : `promoted ${report.activeKid}`;
       throw new AdminOperationError(
         `the keys were rotated (${step}) but the audit event could not be recorded: ${(error as Error).message}`,

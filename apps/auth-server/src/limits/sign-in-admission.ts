@@ -1,7 +1,8 @@
 import type { Middleware } from 'koa';
-import type { SignInStore } from '../oidc/sign-in-store.ts';
+import { SignInStoreUnavailable } from '../errors/sign-in-store-unavailable.ts';
 import type { RateLimiter } from '../ports/rate-limiters.ts';
-import { answerSignInRefused } from './too-many-requests.ts';
+import type { SignIns } from '../ports/sign-ins.ts';
+import { answerSignInRefused, answerSignInUnavailable } from './too-many-requests.ts';
 
 const FULL_RETRY_AFTER_SECONDS = 60;
 
@@ -9,13 +10,14 @@ const FULL_RETRY_AFTER_SECONDS = 60;
  * What an unauthenticated caller may start: requests to the authorization endpoint and the login
  * pages are counted per source IP (429 past the limit), and a new authorization request, which
  * stores an interaction, must find room in the sign-in store (503 when full; sign-ins already in
- * progress are never evicted to make room).
+ * progress are never evicted to make room). When that store (Redis) cannot answer, our sign-in
+ * routes answer 503 too (oidc-provider's own answer it the same way, ../oidc/render-error.ts).
  */
 export function signInAdmission(input: {
   readonly authorizationPath: string;
   readonly interactionPath: string;
   readonly perIp: RateLimiter;
-  readonly store: SignInStore;
+  readonly store: SignIns;
 }): Middleware {
   const { authorizationPath, interactionPath } = input;
   const isSignInPath = (path: string) =>
@@ -33,8 +35,20 @@ export function signInAdmission(input: {
         'Too many sign-in requests from your address. Try again later.',
       );
     }
+    try {
+      await admitted(ctx, next);
+    } catch (error) {
+      // A route that hands the response to oidc-provider has set respond = false.
+      if (!(error instanceof SignInStoreUnavailable) || ctx.res.headersSent) throw error;
+      ctx.respond = true;
+      answerSignInUnavailable(ctx);
+    }
+  };
+
+  /** A new authorization request first reserves room; the login pages go straight on. */
+  async function admitted(ctx: Parameters<Middleware>[0], next: () => Promise<unknown>) {
     if (ctx.path !== authorizationPath) return next();
-    const room = input.store.reserveSignIn();
+    const room = await input.store.reserve();
     if (room === undefined) {
       return answerSignInRefused(
         ctx,
@@ -48,5 +62,5 @@ export function signInAdmission(input: {
     } finally {
       room.release();
     }
-  };
+  }
 }

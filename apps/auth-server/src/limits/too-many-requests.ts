@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { errors } from 'oidc-provider';
+import { SIGN_IN_UNAVAILABLE_RETRY_AFTER_SECONDS } from '../errors/sign-in-store-unavailable.ts';
 import { PAGE_HEADERS, page } from '../login/html.ts';
 
 /**
@@ -42,5 +43,15 @@ export function answerSignInRefused(
   ctx.body = page(
     'Sign-in unavailable - Catalog admin',
     `<h1>Catalog admin</h1><p class="error">${message}</p>`,
+  );
+}
+
+/** A sign-in page while the store of sign-ins in progress (Redis) cannot answer. */
+export function answerSignInUnavailable(ctx: Context): void {
+  answerSignInRefused(
+    ctx,
+    503,
+    SIGN_IN_UNAVAILABLE_RETRY_AFTER_SECONDS,
+    'Sign-in is unavailable for a moment. Try again shortly.',
   );
 }

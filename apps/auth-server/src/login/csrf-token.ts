@@ -1,8 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * The login form's anti-forgery token, bound to one interaction: HMAC of its uid with a per-process
- * key. A forged cross-site POST lacks it (and the provider's SameSite interaction cookie).
+ * The login form's anti-forgery token, bound to one interaction: HMAC of its uid with a key every
+ * instance of the deployment shares. A forged cross-site POST lacks it (and the provider's SameSite
+ * interaction cookie).
  */
 export function csrfToken(key: Uint8Array, interactionUid: string): string {
   return createHmac('sha256', key).update(`login:${interactionUid}`).digest('base64url');

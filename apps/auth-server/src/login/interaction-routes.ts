@@ -2,6 +2,7 @@ import type { RequestContextState } from '@catalog/server-runtime';
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { authenticateAdmin } from '../accounts/authenticate-admin.ts';
+import { SignInStoreUnavailable } from '../errors/sign-in-store-unavailable.ts';
 import type { ConcurrencyGate } from '../limits/concurrency-gate.ts';
 import type { ProviderHolder } from '../oidc/provider-holder.ts';
 import { INTERACTION_PATH } from '../oidc/routes.ts';
@@ -62,7 +63,9 @@ export function interactionRoutes(input: InteractionRoutesInput): Middleware {
     const { provider } = await input.holder.current();
     try {
       return { provider, interaction: await provider.interactionDetails(ctx.req, ctx.res) };
-    } catch {
+    } catch (error) {
+      // Answered 503 by ../limits/sign-in-admission.ts: the sign-in has not expired.
+      if (error instanceof SignInStoreUnavailable) throw error;
       html(ctx, 400, expiredPage());
       return undefined;
     }

@@ -22,15 +22,16 @@ export type TokenOutcome = (typeof TOKEN_OUTCOMES)[number];
 
 /**
  * The token server's own metrics beyond the per-route request metrics, in the process's own
- * registry: token requests by outcome and rate-limit refusals by limiter (never a client id, an
- * address or an email). `enabled` false (METRICS_ENABLED=false) leaves out the request middleware and
- * the process metrics.
+ * registry: token requests by outcome, rate-limit refusals by limiter (never a client id, an
+ * address or an email), and the limit decisions made alone while Redis could not answer. `enabled`
+ * false (METRICS_ENABLED=false) leaves out the request middleware and the process metrics.
  */
 export class AuthMetrics {
   readonly registry: Registry;
   readonly enabled: boolean;
   readonly #tokenRequests: Counter<'outcome'>;
   readonly #rateLimitRejections: Counter<'limiter'>;
+  readonly #rateLimitFallbacks: Counter;
 
   constructor(options: { readonly enabled: boolean }) {
     this.enabled = options.enabled;
@@ -48,12 +49,22 @@ export class AuthMetrics {
       labelNames: ['limiter'],
       registers,
     });
+    this.#rateLimitFallbacks = new Counter({
+      name: 'auth_rate_limit_fallbacks_total',
+      help: 'Rate-limit and lock-out decisions this instance made alone because Redis (REDIS_URL) could not answer.',
+      registers,
+    });
     // Known label values start at 0, so a rate() sees the first one.
     for (const outcome of TOKEN_OUTCOMES) this.#tokenRequests.inc({ outcome }, 0);
   }
 
   tokenOutcome(outcome: TokenOutcome): void {
     this.#tokenRequests.inc({ outcome });
+  }
+
+  /** A rate-limit or lock-out decision made in this process because Redis could not answer. */
+  rateLimitFallback(): void {
+    this.#rateLimitFallbacks.inc();
   }
 
   /**

@@ -1,10 +1,9 @@
 import Provider, { type Adapter, type AdapterFactory, type AdapterPayload } from 'oidc-provider';
-import MemoryAdapter from 'oidc-provider/lib/adapters/memory_adapter.js';
 import { TokenRateLimited } from '../limits/too-many-requests.ts';
 import type { IssuableClients } from '../ports/issuable-clients.ts';
 import type { RateLimiter } from '../ports/rate-limiters.ts';
+import type { SignIns } from '../ports/sign-ins.ts';
 import { m2mClientMetadata } from './m2m-client-metadata.ts';
-import type { SignInStore } from './sign-in-store.ts';
 
 /**
  * The Client model, read-only, from the shared store; clients are managed by the catalog API.
@@ -52,16 +51,16 @@ class IssuableClientAdapter implements Adapter {
 
 /**
  * Models for oidc-provider. Clients come from the store on every lookup. Sessions, interactions,
- * grants and authorization codes live only for a sign-in, so they stay in this process's memory,
- * in a store that never evicts a live entry (./sign-in-store.ts); it is created once and outlives
- * provider rebuilds (key rotation), so a sign-in in progress survives a reload. Access tokens are
- * JWTs and are never stored.
+ * grants and authorization codes live only for a sign-in, in the SignIns store (this process's
+ * memory, or Redis shared by every instance); it is created once and outlives provider rebuilds
+ * (key rotation), so a sign-in in progress survives a reload. Integrators' access tokens are JWTs
+ * and are never stored: client credentials need nothing but the store and the keys.
  */
 export function adapterFactory(input: {
   readonly clients: IssuableClients;
   readonly perClient: RateLimiter;
-  readonly signIns: SignInStore;
+  readonly signIns: SignIns;
 }): AdapterFactory {
   const clientAdapter = new IssuableClientAdapter(input.clients, input.perClient);
-  return (model) => (model === 'Client' ? clientAdapter : new MemoryAdapter(model, input.signIns));
+  return (model) => (model === 'Client' ? clientAdapter : input.signIns.adapter(model));
 }

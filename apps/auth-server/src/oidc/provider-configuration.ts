@@ -14,7 +14,7 @@ import { INTERACTION_PATH, OIDC_ROUTES } from './routes.ts';
 export interface ProviderConfigurationInput {
   readonly basePath: string;
   readonly jwks: readonly ProviderJwk[];
-  /** Signs the provider's cookies; random per process (sign-ins in progress live in memory anyway). */
+  /** Signs the provider's cookies; the same on every instance and restart (../secrets/pepper-derived-keys.ts). */
   readonly cookieKeys: readonly string[];
   readonly adapter: ReturnType<typeof adapterFactory>;
   readonly accounts: AdminAccounts;

@@ -11,12 +11,7 @@ import {
   loadClientSecretPepper,
   type RunningServer,
 } from '@catalog/server-runtime';
-import {
-  type CatalogStore,
-  type ClientScope,
-  catalogDatabasePath,
-  openSqliteCatalogStore,
-} from '@catalog/store';
+import { type ClientScope, openRecordStore, type RecordStore, storageLocation } from '@catalog/store';
 import { type AuthServer, buildAuthServer } from '../../src/auth-server.ts';
 import { loadAuthServerConfig } from '../../src/config/config.ts';
 import type { ClientSecretVerifier } from '../../src/oidc/client-secret-check.ts';
@@ -30,8 +25,8 @@ export interface TestServer {
   readonly url: string;
   readonly ca: string;
   readonly dataDir: string;
-  /** A second handle on the same SQLite file, as the catalog API would hold. */
-  readonly store: CatalogStore;
+  /** A second handle on the same store (the SQLite file, or DATABASE_URL's), as the catalog API would hold. */
+  readonly store: RecordStore;
   createClient(options?: {
     scopes?: ClientScope[];
     tokenLifetimeSeconds?: number;
@@ -46,8 +41,9 @@ export const newClientId = () => Array.from({ length: 26 }, () => ALPHANUMERIC[r
 
 /**
  * The real token server, in this process, on a loopback port with real TLS from the local CA in a
- * temporary DATA_DIR and a real SQLite file. Pass `dataDir` to restart on existing data, `env` for
- * more configuration (limits set low), `secretVerifier` to observe client-secret checks.
+ * temporary DATA_DIR and a real SQLite file (or DATABASE_URL's PostgreSQL database, given in `env`).
+ * Pass `dataDir` to restart on existing data, `env` for more configuration (limits set low),
+ * `secretVerifier` to observe client-secret checks.
  */
 export async function startTestServer(
   options: {
@@ -80,8 +76,8 @@ export async function startTestServer(
   });
   const url = `https://localhost:${running.port}${config.basePath}`;
   server.start(url);
-  const store = openSqliteCatalogStore({ databasePath: catalogDatabasePath(dataDir) });
-  const pepper = await loadClientSecretPepper({ dataDir });
+  const store = await openRecordStore(storageLocation(config));
+  const pepper = await loadClientSecretPepper({ dataDir, override: config.clientSecretPepper });
   return {
     url,
     ca: await readFile(join(dataDir, 'tls', 'ca.pem'), 'utf8'),

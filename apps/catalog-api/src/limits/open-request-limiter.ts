@@ -1,8 +1,8 @@
+import { connectRedis } from '@catalog/server-runtime';
 import type { Logger } from 'pino';
 import type { CatalogApiConfig } from '../config/config.ts';
 import { InsuredRequestLimiter } from './insured-request-limiter.ts';
 import { MemoryRequestLimiter } from './memory/memory-request-limiter.ts';
-import { connectRedis } from './redis/connect-redis.ts';
 import { RedisRequestLimiter } from './redis/redis-request-limiter.ts';
 import type { RequestLimiter } from './request-limiter.ts';
 

@@ -1,7 +1,7 @@
+import { connectRedis } from '@catalog/server-runtime';
 import type { Redis } from 'ioredis';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import type { RateLimitConfig } from '../../src/config/config.ts';
-import { connectRedis } from '../../src/limits/redis/connect-redis.ts';
 import { RedisRequestLimiter } from '../../src/limits/redis/redis-request-limiter.ts';
 import { testKeyPrefix } from '../support/limited-api.ts';
 import { requestLimiterContract } from './request-limiter.contract.ts';

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { AdminOperationError, SigningKeySetError, signingKeysForCopy } from '@catalog/auth-server/admin';
 import {
   CopyRefusedError,
   type CopyReport,
@@ -7,6 +8,7 @@ import {
   copySqliteToPostgres,
   SchemaTooNewError,
 } from '@catalog/store';
+import { clientSecretPepper } from '../config/client-secret-pepper.ts';
 import { resolveStorage } from '../config/storage.ts';
 import type { Output } from '../output.ts';
 import { progressBar } from '../progress-bar.ts';
@@ -21,7 +23,7 @@ export interface CopyCommandOptions {
 
 interface CopySource {
   databasePath: string;
-  /** Where the deployment's pepper and signing keys live beside its database. */
+  /** Where the deployment's pepper, signing keys and sync-token key live beside its database. */
   dataDir: string;
 }
 
@@ -71,18 +73,25 @@ function summary(report: CopyReport): string[] {
   ];
 }
 
+/** Where the token signing keys went: into the database, or nowhere because the source had none. */
+function signingKeysLine(dataDir: string, copied: boolean): string {
+  return copied
+    ? "token signing keys: in the database now, sealed with this deployment's client-secret pepper"
+    : `token signing keys: none under ${join(dataDir, 'keys')}/; the first token server on PostgreSQL creates them`;
+}
+
 /**
- * Files beside the database that the copy does not move: client-secret hashes are keyed by the
- * pepper, tokens signed by the keys and syncTokens by the sync-token key. Servers without the same
- * ones reject every client secret, every token already issued and every walk in progress.
+ * Secrets beside the database that the copy does not move: client-secret hashes are keyed by the
+ * pepper, which also seals the signing keys copied into the database, and syncTokens by the
+ * sync-token key. Servers without the same ones reject every client secret, cannot open the keys
+ * (so do not start) and restart every walk in progress.
  */
 function secretsReminder(dataDir: string): string[] {
   return [
     "Not in the database, so not copied: the PostgreSQL deployment's servers need this deployment's",
     `  client-secret pepper: ${join(dataDir, 'secrets', 'client-secret-pepper')} (or the same CLIENT_SECRET_PEPPER)`,
-    `  token signing keys:   ${join(dataDir, 'keys')}/`,
     `  sync-token key:       ${join(dataDir, 'secrets', 'sync-token-secret')} (or the same SYNC_TOKEN_SECRET)`,
-    'Give them the same DATA_DIR contents (or the same variables), or every client secret stops working.',
+    'Give them these files (or the same variables), or every client secret stops working and the token servers cannot open the signing keys.',
   ];
 }
 
@@ -91,11 +100,15 @@ export async function runCopy(options: CopyCommandOptions, output: Output): Prom
   const source = copySource(options.from);
   const url = targetUrl(options.to);
   const target = describeTarget(url);
+  const pepper = clientSecretPepper();
   const bar = progressBar(output, 'copy');
   try {
+    // Sealed before the copy starts: a source whose keys cannot be sealed is refused, nothing written.
+    const signingKeys = await signingKeysForCopy({ dataDir: source.dataDir, clientSecretPepper: pepper });
     const report = await copySqliteToPostgres({
       sourcePath: source.databasePath,
       target: { url },
+      ...(signingKeys === undefined ? {} : { signingKeys }),
       onProgress: ({ step, copied, total }) => bar.update(copied, total, `${step} (${copied}/${total} rows)`),
     });
     bar.stop();
@@ -105,12 +118,18 @@ export async function runCopy(options: CopyCommandOptions, output: Output): Prom
     );
     for (const line of summary(report)) output.out(line);
     output.out('(change_feed: written anew, one entry per channel, brand, product and client)');
+    output.out(signingKeysLine(source.dataDir, report.signingKeysCopied));
     for (const line of secretsReminder(source.dataDir)) output.out(line);
     return true;
   } catch (error) {
     bar.stop();
     const message = error instanceof Error ? error.message : String(error);
-    if (error instanceof CopyRefusedError || error instanceof SchemaTooNewError) {
+    if (
+      error instanceof CopyRefusedError ||
+      error instanceof SchemaTooNewError ||
+      error instanceof AdminOperationError ||
+      error instanceof SigningKeySetError
+    ) {
       output.err(`copy refused: ${message}`);
     } else {
       output.err(`copy failed: ${message}`);

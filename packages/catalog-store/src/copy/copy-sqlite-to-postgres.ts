@@ -4,6 +4,7 @@ import { openPool, type PostgresConnectionOptions } from '../adapters/postgres/o
 import { refreshStatistics } from '../adapters/postgres/refresh-statistics.ts';
 import { inWriteTransaction } from '../adapters/postgres/transaction.ts';
 import { COPIED_TABLES, TARGET_TABLES } from './copied-tables.ts';
+import { copySigningKeys, type SealSigningKeys } from './copy-signing-keys.ts';
 import { copyInto } from './copy-writer.ts';
 import { deferIndexes } from './deferred-indexes.ts';
 import { setFeedTriggers, writeFreshFeed } from './fresh-change-feed.ts';
@@ -25,6 +26,11 @@ export interface CopySqliteToPostgresOptions {
   /** The embedded engine's database file (`catalogDatabasePath(dataDir)`); opened read-only. */
   readonly sourcePath: string;
   readonly target: PostgresConnectionOptions;
+  /**
+   * The source deployment's token-signing keys, sealed by the token server's code for the version
+   * they are stored at (the store never sees them in clear); absent when the source has none.
+   */
+  readonly signingKeys?: SealSigningKeys;
   readonly onProgress?: (progress: CopyProgress) => void;
 }
 
@@ -33,14 +39,17 @@ export interface CopyReport {
   readonly tables: readonly TableRows[];
   /** The write clock after the copy: the next write is stamped later. */
   readonly lastTs: number;
+  /** Whether the signing keys were written (`signingKeys` was given). */
+  readonly signingKeysCopied: boolean;
   readonly durationMs: number;
 }
 
 async function copyRecords(
   client: pg.PoolClient,
   source: SqliteSource,
+  signingKeys: SealSigningKeys | undefined,
   onProgress: (progress: CopyProgress) => void,
-): Promise<{ tables: TableRows[]; lastTs: number }> {
+): Promise<{ tables: TableRows[]; lastTs: number; signingKeysCopied: boolean }> {
   await refuseNonEmptyTarget(client);
   const target = await targetTables(client, COPIED_TABLES);
   const counts = COPIED_TABLES.map((table) => ({ table: table.name, rows: source.count(table) }));
@@ -68,7 +77,12 @@ async function copyRecords(
     }
   }
   onProgress({ step: 'verify', copied, total });
-  return { tables: await verifyCopy(client, counts, feed.entries), lastTs: feed.lastTs };
+  const tables = await verifyCopy(client, counts, feed.entries);
+  if (signingKeys !== undefined) {
+    onProgress({ step: 'signing keys', copied, total });
+    await copySigningKeys(client, signingKeys);
+  }
+  return { tables, lastTs: feed.lastTs, signingKeysCopied: signingKeys !== undefined };
 }
 
 /**
@@ -77,9 +91,10 @@ async function copyRecords(
  *
  * The target is migrated first, then everything else is ONE write transaction that takes the write
  * clock like every writer: the emptiness check, a COPY per table streamed from the source's
- * snapshot, the feed, the identities moved past the copied ids, and the verification of every
- * count. A failure anywhere, a row PostgreSQL refuses or the process killed, leaves the target as
- * empty as it was. The source is only read.
+ * snapshot, the feed, the identities moved past the copied ids, the verification of every count,
+ * and the source's signing keys when given (sealed: copy-signing-keys.ts). A failure anywhere, a
+ * row PostgreSQL refuses or the process killed, leaves the target as empty as it was. The source
+ * is only read.
  */
 export async function copySqliteToPostgres(options: CopySqliteToPostgresOptions): Promise<CopyReport> {
   const started = performance.now();
@@ -89,7 +104,7 @@ export async function copySqliteToPostgres(options: CopySqliteToPostgresOptions)
     try {
       await migratePostgres(pool);
       const copy = await inWriteTransaction(pool, (client) =>
-        copyRecords(client, source, options.onProgress ?? (() => undefined)),
+        copyRecords(client, source, options.signingKeys, options.onProgress ?? (() => undefined)),
       );
       return { ...copy, durationMs: performance.now() - started };
     } finally {

@@ -15,6 +15,7 @@ import {
   catalogDatabasePath,
   copySqliteToPostgres,
   openPostgresRecordStore,
+  openPostgresSigningKeySetStore,
   type ProductInput,
   type RecordStore,
 } from '../../src/index.ts';
@@ -440,6 +441,89 @@ describe('the source path', () => {
       expect(existsSync(path)).toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('catalog copy carries the signing keys', () => {
+  /** The target's key set as the token servers read it: its version and the bytes as text. */
+  async function keySetOf(target: { url: string; schema: string }) {
+    const keys = await openPostgresSigningKeySetStore(target);
+    try {
+      const stored = await keys.read();
+      return stored === undefined ? undefined : [stored.version, Buffer.from(stored.sealed).toString()];
+    } finally {
+      await keys.close();
+    }
+  }
+  const sealedFor = (version: number) => new Uint8Array(Buffer.from(`keys sealed for version ${version}`));
+
+  let source: SqliteStoreHandle;
+  beforeAll(async () => {
+    source = await sqliteStore({ searchWorkers: 1 });
+    await source.store.webChannels.create({ slug: 'trade-portal' });
+  });
+  afterAll(() => source?.dispose());
+
+  it("writes the keys it is given as the target's set, sealed for the version they are stored at, in the copy's transaction", async () => {
+    const empty = await emptyTarget();
+    try {
+      const report = await copySqliteToPostgres({
+        sourcePath: source.databasePath,
+        target: empty.target,
+        signingKeys: sealedFor,
+      });
+      expect(report.signingKeysCopied).toBe(true);
+      expect(await keySetOf(empty.target)).toEqual([1, 'keys sealed for version 1']);
+    } finally {
+      await empty.drop();
+    }
+  });
+
+  it('replaces a set a token server made on the empty target, one version later, so that server reloads it', async () => {
+    const empty = await emptyTarget();
+    try {
+      const keys = await openPostgresSigningKeySetStore(empty.target);
+      await keys.createOnce(new Uint8Array(Buffer.from('made by a token server')));
+      await keys.close();
+      await copySqliteToPostgres({
+        sourcePath: source.databasePath,
+        target: empty.target,
+        signingKeys: sealedFor,
+      });
+      expect(await keySetOf(empty.target)).toEqual([2, 'keys sealed for version 2']);
+    } finally {
+      await empty.drop();
+    }
+  });
+
+  it("without keys leaves the target's set as it was and reports none copied", async () => {
+    const empty = await emptyTarget();
+    try {
+      const report = await copySqliteToPostgres({ sourcePath: source.databasePath, target: empty.target });
+      expect(report.signingKeysCopied).toBe(false);
+      expect(await keySetOf(empty.target)).toBeUndefined();
+    } finally {
+      await empty.drop();
+    }
+  });
+
+  it('a copy that fails writes no keys either', async () => {
+    const broken = await sqliteStore({ searchWorkers: 1 });
+    const empty = await emptyTarget();
+    try {
+      await broken.store.products.upsertMany([aProduct({ description: 'a NUL\u0000' })]);
+      await expect(
+        copySqliteToPostgres({
+          sourcePath: broken.databasePath,
+          target: empty.target,
+          signingKeys: sealedFor,
+        }),
+      ).rejects.toThrow(/invalid byte sequence/);
+      expect(await keySetOf(empty.target)).toBeUndefined();
+    } finally {
+      await empty.drop();
+      await broken.dispose();
     }
   });
 });

@@ -1,22 +1,37 @@
-import { type RotationReport, rotateSigningKeys, StoreAuditTrail } from '@catalog/auth-server/admin';
+import {
+  openDeploymentSigningKeys,
+  type RotationReport,
+  rotateSigningKeys,
+  StoreAuditTrail,
+} from '@catalog/auth-server/admin';
 import { openCatalog } from '../../open-catalog.ts';
 import { OPERATOR_AUDIT } from '../../operator-audit.ts';
 import type { Output } from '../../output.ts';
 import type { AdminEnv } from '../config/admin-env.ts';
 
 /**
- * One step of the two-step key rotation; the running token server reloads the key file by itself.
- * The step is recorded in the audit trail here, since the token server only sees a new file.
+ * One step of the two-step key rotation, where the token servers read the keys: DATA_DIR's key file
+ * on the embedded default, the set they share in PostgreSQL when DATABASE_URL is set (sealed with
+ * the client-secret pepper, so it must be theirs). Every running token server reloads the keys by
+ * itself; the step is recorded in the audit trail here, since the servers only see new keys.
  */
 export async function runKeysRotate(env: AdminEnv, input: { force: boolean }, output: Output) {
   const store = await openCatalog(env.storage);
   let report: RotationReport;
   try {
-    report = await rotateSigningKeys({
-      dataDir: env.dataDir,
-      force: input.force,
-      audit: { trail: new StoreAuditTrail(store.audit), context: OPERATOR_AUDIT },
+    const keys = await openDeploymentSigningKeys({
+      storage: env.storage,
+      clientSecretPepper: env.clientSecretPepper,
     });
+    try {
+      report = await rotateSigningKeys({
+        keys,
+        force: input.force,
+        audit: { trail: new StoreAuditTrail(store.audit), context: OPERATOR_AUDIT },
+      });
+    } finally {
+      await keys.close();
+    }
   } finally {
     await store.close();
   }

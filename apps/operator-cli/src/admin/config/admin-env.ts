@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StorageLocation } from '@catalog/store';
+import { clientSecretPepper } from '../../config/client-secret-pepper.ts';
 import { resolveStorage } from '../../config/storage.ts';
 import { UsageError } from '../../usage-error.ts';
 
@@ -9,6 +10,8 @@ export interface AdminEnv {
   readonly dataDir: string;
   /** The catalogue: DATABASE_URL's PostgreSQL, else the embedded database in `dataDir`. */
   readonly storage: StorageLocation;
+  /** CLIENT_SECRET_PEPPER: on PostgreSQL it seals the signing keys, as the token servers have it. */
+  readonly clientSecretPepper: string | undefined;
   /** The token server's public URL (its issuer). */
   readonly authUrl: string;
   /** The local CA under DATA_DIR/tls when present; otherwise the system's CAs are trusted. */
@@ -44,6 +47,7 @@ export function readAdminEnv(options: { dataDir?: string | undefined }, env: Env
   return Object.freeze({
     dataDir,
     storage,
+    clientSecretPepper: clientSecretPepper(env),
     authUrl: authUrlFrom(env),
     caFile: existsSync(localCa) ? localCa : undefined,
     password: set(env.ADMIN_PASSWORD),

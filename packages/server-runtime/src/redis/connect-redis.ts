@@ -1,6 +1,6 @@
 import { Redis, type RedisOptions } from 'ioredis';
 
-/** Longest a request waits for Redis before its limits are decided in this process instead. */
+/** Longest a request waits for Redis before the caller gives up on it (limits decided in this process instead). */
 const REDIS_COMMAND_TIMEOUT_MS = 500;
 
 // Start-up waits this long at most for the first connection; after that Redis is out until it answers.
@@ -29,7 +29,7 @@ const SETTLING_EVENTS = ['ready', 'error', 'close'] as const;
 export async function connectRedis(url: string): Promise<Redis> {
   const client = new Redis(url, FAIL_FAST);
   // ioredis reports every failed (re)connection as an 'error' event, and prints it when nobody
-  // listens; the insured limiter reports an outage once instead.
+  // listens; the servers report an outage once instead (their insured limiters).
   client.on('error', () => {});
   await new Promise<void>((resolve) => {
     const settle = () => {

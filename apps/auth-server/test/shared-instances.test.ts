@@ -1,0 +1,215 @@
+import { RedisFaultProxy, rawRequest } from '@catalog/server-runtime/testing';
+import { createLocalJWKSet, jwtVerify } from 'jose';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { signInThroughLoginPage } from '../src/admin/sign-in-through-login-page.ts';
+import { openLogin, postLogin } from './support/login-form.ts';
+import { testKeyPrefix } from './support/redis-prefix.ts';
+import {
+  AlternatingBrowser,
+  type Deployment,
+  deployment,
+  type Instance,
+  PUBLIC_URL,
+  requestToken,
+} from './support/shared-instances.ts';
+
+// Two token servers of one deployment, one DATA_DIR (SQLite store, keys, pepper) and one Redis
+// prefix: they must behave as one server would.
+
+const PASSWORD = 'correct horse battery staple';
+const ADMIN = 'admin@example.com';
+const REDIRECT_URI = 'http://127.0.0.1/callback';
+// RFC 7636's example pair: the challenge is S256 of the verifier.
+const VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
+const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
+const AUTHORIZATION_URL = `${PUBLIC_URL}/oauth2/authorize?${new URLSearchParams({
+  client_id: 'catalog-admin',
+  response_type: 'code',
+  scope: 'openid',
+  redirect_uri: REDIRECT_URI,
+  code_challenge: CHALLENGE,
+  code_challenge_method: 'S256',
+})}`;
+const WARN = 40;
+const INFO = 30;
+
+let deployed: Deployment | undefined;
+let proxy: RedisFaultProxy | undefined;
+afterEach(async () => {
+  await deployed?.stop();
+  deployed = undefined;
+  await proxy?.close();
+  proxy = undefined;
+});
+
+async function deploy(env: Record<string, string> = {}, redisUrl = inject('redisUrl')) {
+  deployed = await deployment({ REDIS_URL: redisUrl, REDIS_KEY_PREFIX: testKeyPrefix(), ...env });
+  await deployed.createAdmin(ADMIN, PASSWORD);
+  const instances = [await deployed.start(), await deployed.start()];
+  return { deployed, instances };
+}
+
+/** The whole admin sign-in, each request sent to the next instance; the code exchanged at `exchangeAt`. */
+async function signInAlternating(instances: readonly Instance[], exchangeAt: Instance) {
+  const browser = new AlternatingBrowser(instances);
+  const callback = await signInThroughLoginPage({
+    session: browser,
+    authorizationUrl: AUTHORIZATION_URL,
+    redirectUri: REDIRECT_URI,
+    email: ADMIN,
+    password: PASSWORD,
+  });
+  const exchanged = await rawRequest(`${exchangeAt.url}/oauth2/token`, {
+    method: 'POST',
+    ca: exchangeAt.ca,
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      client_id: 'catalog-admin',
+      code: callback.searchParams.get('code') ?? '',
+      redirect_uri: REDIRECT_URI,
+      code_verifier: VERIFIER,
+    }).toString(),
+  });
+  return { served: browser.served, exchanged };
+}
+
+async function verifyIdToken(instance: Instance, token: string) {
+  const jwks = JSON.parse(
+    (await rawRequest(`${instance.url}/.well-known/jwks.json`, { ca: instance.ca })).body,
+  );
+  return jwtVerify(token, createLocalJWKSet(jwks), {
+    issuer: PUBLIC_URL,
+    audience: 'catalog-admin',
+    algorithms: ['ES256'],
+  });
+}
+
+/** Posts the wrong password `times` times at `instance`, each from a fresh login page. */
+async function failLogins(instance: Instance, times: number) {
+  for (let attempt = 0; attempt < times; attempt += 1) {
+    const login = await openLogin(instance);
+    expect((await postLogin(login, instance.ca, ADMIN, 'not the password')).status).toBe(401);
+  }
+}
+
+async function tokenStatuses(
+  sequence: readonly Instance[],
+  client: { clientId: string; clientSecret: string },
+) {
+  const statuses: number[] = [];
+  for (const instance of sequence) statuses.push((await requestToken(instance, client)).status);
+  return statuses;
+}
+
+const warnings = (instance: Instance) =>
+  instance.logs.filter((entry) => entry.level === WARN && /Redis cannot answer/.test(entry.msg));
+const recovered = (instance: Instance) =>
+  instance.logs.some((entry) => entry.level === INFO && /Redis answers again/.test(entry.msg));
+
+describe('two token servers sharing one store and one Redis behave as one', () => {
+  it('completes an admin sign-in whose every step goes to the other instance, with an ID token either verifies', async () => {
+    const { instances } = await deploy();
+    const [one, other] = instances as [Instance, Instance];
+    const { served, exchanged } = await signInAlternating(instances, one);
+    // Authorization request, login page, login post, the provider's resume: A, B, A, B.
+    expect(served).toEqual([0, 1, 0, 1]);
+    expect(exchanged.status).toBe(200);
+    const idToken = String(JSON.parse(exchanged.body).id_token);
+    const { payload } = await verifyIdToken(other, idToken);
+    expect(payload).toMatchObject({ aud: 'catalog-admin', email: ADMIN, groups: ['admin'] });
+  });
+
+  it('locks an email out on every instance after five wrong passwords on one, and the lock survives a restart', async () => {
+    const { deployed, instances } = await deploy();
+    const [one, other] = instances as [Instance, Instance];
+    await failLogins(one, 5);
+    const locked = await postLogin(await openLogin(other), other.ca, ADMIN, PASSWORD);
+    expect(locked.status).toBe(429);
+    expect(Number(locked.retryAfter)).toBeGreaterThan(0);
+
+    await other.stop();
+    const restarted = await deployed.start();
+    const still = await postLogin(await openLogin(restarted), restarted.ca, ADMIN, PASSWORD);
+    expect(still.status).toBe(429);
+  });
+
+  it("counts a client's token requests on both instances against its one limit", async () => {
+    const { deployed, instances } = await deploy({ TOKEN_RATE_LIMIT_CLIENT_PER_MIN: '4' });
+    const [one, other] = instances as [Instance, Instance];
+    const client = await deployed.createClient();
+    expect(await tokenStatuses([one, other, one, other, one, other], client)).toEqual([
+      200, 200, 200, 200, 429, 429,
+    ]);
+  });
+
+  it('refuses a new sign-in past the capacity of the whole deployment, whichever instance it reaches', async () => {
+    const { instances } = await deploy({ SIGN_IN_CAPACITY: '3' });
+    const statuses: number[] = [];
+    for (let request = 0; request < 5; request += 1) {
+      const instance = instances[request % 2] as Instance;
+      statuses.push(
+        (await rawRequest(AUTHORIZATION_URL.replace(PUBLIC_URL, instance.url), { ca: instance.ca })).status,
+      );
+    }
+    expect(statuses).toEqual([303, 303, 303, 503, 503]);
+  });
+
+  it('with Redis cut: still issues integrators their tokens, limits each instance on its own with one warning, answers sign-in pages 503; restored: shared again', async () => {
+    proxy = await RedisFaultProxy.start(inject('redisUrl'));
+    const { deployed, instances } = await deploy(
+      { TOKEN_RATE_LIMIT_CLIENT_PER_MIN: '3', SIGN_IN_RATE_LIMIT_IP_PER_15MIN: '0' },
+      proxy.url,
+    );
+    const [one, other] = instances as [Instance, Instance];
+    const inProgress = await openLogin(other);
+
+    proxy.cut();
+    const client = await deployed.createClient();
+    // Each instance counts alone from nothing: three tokens each, then 429; never unlimited.
+    expect(await tokenStatuses([one, one, one, one], client)).toEqual([200, 200, 200, 429]);
+    expect(await tokenStatuses([other, other, other, other], client)).toEqual([200, 200, 200, 429]);
+    for (const instance of instances) {
+      expect(warnings(instance)).toHaveLength(1);
+      expect(await instance.fallbacks()).toBeGreaterThanOrEqual(4);
+    }
+
+    const uid = /\/interaction\/([^/]+)\/login$/.exec(inProgress.action)?.[1] ?? '';
+    const page = (instance: Instance, path: string) =>
+      rawRequest(`${instance.url}${path}`, { ca: instance.ca, headers: { Cookie: inProgress.cookie } });
+    const pages = [
+      // A new sign-in, the login page of one in progress (ours), its resume (oidc-provider's).
+      await page(one, AUTHORIZATION_URL.slice(PUBLIC_URL.length)),
+      await page(other, `/interaction/${uid}`),
+      await page(one, `/oauth2/authorize/${uid}`),
+    ];
+    const posted = await postLogin(inProgress, other.ca, ADMIN, PASSWORD);
+    expect(posted.status).toBe(503);
+    expect(posted.retryAfter).toBe('5');
+    for (const reply of pages) {
+      expect(reply.status).toBe(503);
+      expect(reply.headers['retry-after']).toBe('5');
+      expect(reply.headers['content-type']).toMatch(/^text\/html/);
+      expect(reply.body).toContain('Sign-in is unavailable for a moment');
+      expect(reply.body).not.toMatch(/Error|\bat \S+:\d+/);
+    }
+    for (const instance of instances) expect(instance.logs.filter((entry) => entry.level >= 50)).toEqual([]);
+
+    proxy.restore();
+    const deadline = Date.now() + 20_000;
+    // Any limiter call a second after the last one asks Redis again; an unknown client id is one.
+    while (!instances.every(recovered)) {
+      if (Date.now() > deadline) throw new Error('the instances never saw Redis answer again');
+      for (const instance of instances)
+        await requestToken(instance, { clientId: 'unknown', clientSecret: 'x' });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    for (const instance of instances) expect(warnings(instance)).toHaveLength(1);
+    const fresh = await deployed.createClient();
+    expect(await tokenStatuses([one, other, one, other, one], fresh)).toEqual([200, 200, 200, 429, 429]);
+    // The sign-in started before the cut carries on, and a new one completes across both.
+    expect((await postLogin(inProgress, one.ca, ADMIN, PASSWORD)).status).toBe(303);
+    const { exchanged } = await signInAlternating(instances, other);
+    expect(exchanged.status).toBe(200);
+  });
+});
