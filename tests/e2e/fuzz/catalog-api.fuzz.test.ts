@@ -56,7 +56,7 @@ beforeAll(async () => {
   expect(revocation.status).toBe(200);
   tokens = { m2m, admin };
   callerList = callers({
-    forge: await tokenForge(stack.dataDir, stack.authUrl, ADMIN_CLIENT_ID),
+    forge: await tokenForge(stack.location, stack.authUrl, ADMIN_CLIENT_ID),
     m2m,
     m2mClientId: full.clientId,
     m2mBrandsOnly: await stack.accessToken(brandsOnly, ['brands.read']),

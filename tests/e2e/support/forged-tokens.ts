@@ -1,5 +1,5 @@
 // Tokens an attacker or a confused integrator might send: signed with the stack's own signing key
-// (read from DATA_DIR, as only a test can) but with a claim or header wrong, signed with another key,
+// (read where the token servers read it, as only a test can) but with a claim or header wrong, signed with another key,
 // unsigned (`alg: none`), or signed with HMAC over the public key (algorithm confusion).
 import {
   createHmac,
@@ -9,16 +9,10 @@ import {
   randomUUID,
   sign,
 } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { openDeploymentSigningKeys } from '@catalog/auth-server/admin';
+import type { StorageLocation } from '@catalog/store';
 
 const b64url = (value: string | Buffer) => Buffer.from(value).toString('base64url');
-
-interface SigningJwk {
-  readonly kid: string;
-  readonly status: string;
-  readonly privateJwk: { kty: 'EC'; crv: 'P-256'; x: string; y: string; d: string };
-}
 
 export interface TokenForge {
   /** The issuer the API trusts (the auth server's URL). */
@@ -44,15 +38,17 @@ const withoutUndefined = (claims: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(claims).filter(([, value]) => value !== undefined));
 
 export async function tokenForge(
-  dataDir: string,
+  location: StorageLocation,
   issuer: string,
   adminClientId: string,
 ): Promise<TokenForge> {
-  const file = JSON.parse(await readFile(join(dataDir, 'keys', 'signing-keys.json'), 'utf8')) as {
-    keys: SigningJwk[];
-  };
+  // Where the token servers read them: DATA_DIR's file, or the set sealed in PostgreSQL.
+  const keys = await openDeploymentSigningKeys({ storage: location, clientSecretPepper: undefined });
+  const stored = await keys.read().finally(() => keys.close());
+  if (stored === undefined) throw new Error('the stack has no signing keys yet');
+  const file = stored.set;
   const active = file.keys.find((key) => key.status === 'active');
-  if (active === undefined) throw new Error('no active signing key in DATA_DIR');
+  if (active === undefined) throw new Error('no active signing key in the stack');
   const stackKey = createPrivateKey({ key: active.privateJwk, format: 'jwk' });
   const otherKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
   const { d: _private, ...publicJwk } = active.privateJwk;

@@ -1,14 +1,20 @@
-import { KeyObject, randomBytes, webcrypto, X509Certificate } from 'node:crypto';
+import { KeyObject, randomBytes, type webcrypto, X509Certificate } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 // @peculiar/x509 resolves its ASN.1 serialisers through tsyringe, which needs the Reflect metadata API.
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 
-x509.cryptoProvider.set(webcrypto);
-
-type CryptoKey = webcrypto.CryptoKey;
-type CryptoKeyPair = webcrypto.CryptoKeyPair;
+// The global Web Crypto and its global types, not node:crypto's \`webcrypto\` types: a project that
+// checks this file with the DOM library (the end-to-end suite) has DOM's, and @peculiar/x509 takes
+// whichever the global ones are.
+const { subtle } = globalThis.crypto;
+x509.cryptoProvider.set(globalThis.crypto);
+type CryptoKey = Awaited<ReturnType<typeof subtle.importKey>>;
+interface CryptoKeyPair {
+  readonly publicKey: CryptoKey;
+  readonly privateKey: CryptoKey;
+}
 
 const EC_P256 = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 const DAY_MS = 86_400_000;
@@ -47,16 +53,18 @@ const serial = () => {
 };
 
 const privatePem = (key: CryptoKey) =>
-  KeyObject.from(key).export({ type: 'pkcs8', format: 'pem' }).toString();
+  KeyObject.from(key as webcrypto.CryptoKey)
+    .export({ type: 'pkcs8', format: 'pem' })
+    .toString();
 
 async function importPrivateKey(pem: string): Promise<CryptoKey> {
   const der = x509.PemConverter.decode(pem)[0];
   if (!der) throw new Error('CA key file holds no PEM block');
-  return webcrypto.subtle.importKey('pkcs8', der, EC_P256, false, ['sign']);
+  return subtle.importKey('pkcs8', der, EC_P256, false, ['sign']);
 }
 
 async function generateKeys(): Promise<CryptoKeyPair> {
-  return webcrypto.subtle.generateKey(EC_P256, true, ['sign', 'verify']);
+  return subtle.generateKey(EC_P256, true, ['sign', 'verify']) as Promise<CryptoKeyPair>;
 }
 
 async function createCa(): Promise<{
