@@ -4,6 +4,7 @@
 // then hands over to `pnpm run <script>`.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 
 const PNPM_VERSION = '10.34.9';
 const script = process.argv[2];
@@ -32,22 +33,45 @@ if (pnpmVersion.status !== 0 || !pnpmVersion.stdout.startsWith('10.')) {
     process.exit(1);
   }
 }
-// The console's browser suite drives Debian's Chromium (Playwright cannot download its own browser
-// here): the test command installs it when it is missing and this machine lets us (root with apt).
+// Debian packages the scripts run but cannot download themselves, installed in one apt run when they
+// are missing and this machine lets us (root with apt): the console's browser suite drives Debian's
+// Chromium (Playwright cannot download its own browser here), and the cluster (its tests and
+// `pnpm start:cluster`) runs Debian's nginx. The `nginx` package: on Debian 12 nginx-light is that
+// same package plus an echo module the configuration does not use.
 const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const nginxInstalled = () =>
+  process.env.NGINX_PATH
+    ? existsSync(process.env.NGINX_PATH)
+    : [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin'].some(
+        (dir) => dir && existsSync(join(dir, 'nginx')),
+      );
+const missing = [];
 if (script === 'test:all' && !existsSync(chromium)) {
+  missing.push({
+    packages: ['chromium', 'fonts-liberation'],
+    need: `the console tests need Chromium at ${chromium}: install Debian's "chromium" package (or set CHROMIUM_PATH)`,
+  });
+}
+if ((script === 'test:all' || script === 'start:cluster:services') && !nginxInstalled()) {
+  missing.push({
+    packages: ['nginx'],
+    need: `the cluster needs nginx: install Debian's "nginx" package (or set NGINX_PATH)`,
+  });
+}
+if (missing.length > 0) {
+  const packages = missing.flatMap((entry) => entry.packages);
   const canApt = process.getuid?.() === 0 && existsSync('/usr/bin/apt-get');
   if (!canApt) {
-    process.stderr.write(
-      `bootstrap: the console tests need Chromium at ${chromium}: install Debian's "chromium" package (or set CHROMIUM_PATH)\n`,
-    );
+    for (const entry of missing) process.stderr.write(`bootstrap: ${entry.need}\n`);
     process.exit(1);
   }
-  process.stderr.write("bootstrap: installing Debian's chromium for the console's browser tests\n");
+  process.stderr.write(`bootstrap: installing Debian's ${packages.join(', ')}\n`);
   const aptEnv = { ...env, DEBIAN_FRONTEND: 'noninteractive' };
   const apt = (args) => spawnSync('apt-get', args, { stdio: 'inherit', env: aptEnv });
-  if (apt(['update']).status !== 0 || apt(['install', '-y', 'chromium', 'fonts-liberation']).status !== 0) {
-    process.stderr.write('bootstrap: could not install chromium; run "apt-get install chromium" yourself\n');
+  if (apt(['update']).status !== 0 || apt(['install', '-y', ...packages]).status !== 0) {
+    process.stderr.write(
+      `bootstrap: could not install them; run "apt-get install ${packages.join(' ')}" yourself\n`,
+    );
     process.exit(1);
   }
 }

@@ -38,6 +38,7 @@ const PARTS = [
   },
   { part: 'api', dir: 'apps/catalog-api', title: 'API: GET /products/search' },
   { part: 'sync', dir: 'packages/sdk', title: 'Sync: SDK full pass' },
+  { part: 'cluster', dir: 'tests/e2e', title: 'Cluster: limits in Redis through nginx' },
 ];
 const resultsFile = (dir, file = 'results.json') => join(dir, '.bench', file);
 const OUTPUT = join('docs', 'performance.md');
@@ -541,6 +542,21 @@ function postgresGoals(results) {
   ];
 }
 
+/** Issue 16: the Redis round trip of the shared limits costs at most this share of throughput. */
+const CLUSTER_MAX_COST = 0.1;
+const CLUSTER_THROUGHPUT = 'throughput with Redis limiters';
+
+/** tests/e2e/bench/cluster-limits-bench.ts: one goal per request measured, Redis over in-process. */
+function clusterGoals(results) {
+  return results.figures
+    .filter((f) => f.name.startsWith(CLUSTER_THROUGHPUT))
+    .map((f) => ({
+      goal: `Redis limiters cost ≤ ${CLUSTER_MAX_COST * 100} % of throughput through nginx, ${f.group} (Redis / in-process ≥ ${1 - CLUSTER_MAX_COST})`,
+      measured: `${ratio(f.ratio)}`,
+      status: verdict(f.ratio >= 1 - CLUSTER_MAX_COST),
+    }));
+}
+
 const GOALS = {
   auth: authGoals,
   search: searchGoals,
@@ -548,6 +564,7 @@ const GOALS = {
   postgres: postgresGoals,
   api: apiGoals,
   sync: syncGoals,
+  cluster: clusterGoals,
 };
 
 // ---- summary: one headline row per part and goal
@@ -664,6 +681,10 @@ function summaryRows(part, results) {
         ...headline(find(results, PG_COPY, size), goals[7], ''),
       ];
     }
+    case 'cluster':
+      return results.figures
+        .filter((f) => f.name.startsWith(CLUSTER_THROUGHPUT))
+        .map((f, index) => row(f, goalText(goals[index])));
     default:
       return [];
   }

@@ -1,25 +1,38 @@
 // The servers under test run from their build output (turbo's `conformance` task builds them first);
 // the test code itself resolves workspace packages to their sources like every other suite.
 //
-// One run is one engine (E2E_ENGINE, support/settings.ts); the test command runs SQLite, then
-// PostgreSQL, each writing its own results file for the conformance report.
+// One run is one engine (E2E_ENGINE, support/settings.ts); the test command runs SQLite, PostgreSQL,
+// then the cluster, each writing its own results file for the conformance report.
 import { packageTestConfig } from '@catalog/vitest-config';
+import { REDIS_RUN_PREFIX_SETUP } from '@catalog/vitest-config/redis-run-prefix';
 import { settings } from './support/settings.ts';
 
-const postgres = settings.engine === 'postgres';
+const { engine } = settings;
+
+/**
+ * The cluster run is the cluster suite, and the limits of spec 8 (conformance/limits.test.ts, whose
+ * stacks are then clusters): what several instances must share. The rest of the suite checks one
+ * server pair's behaviour, which the cluster's instances run unchanged.
+ */
+const clusterFiles = ['cluster/**/*.test.ts', 'conformance/limits.test.ts'];
+const pairFiles = [
+  'conformance/**/*.test.ts',
+  'fuzz/**/*.test.ts',
+  'faults/**/*.test.ts',
+  'operator/**/*.test.ts',
+  // SQLite only: the browser suite is the slowest file (about two minutes), and what the engine
+  // decides under it (sign-in, the client-management routes) the other suites check on both engines.
+  ...(engine === 'sqlite' ? ['console/**/*.test.ts'] : []),
+];
 
 export default packageTestConfig({
-  include: [
-    'conformance/**/*.test.ts',
-    'fuzz/**/*.test.ts',
-    'faults/**/*.test.ts',
-    'operator/**/*.test.ts',
-    // SQLite only: the browser suite is the slowest file (about two minutes), and what the engine
-    // decides under it (sign-in, the client-management routes) the other suites check on both engines.
-    ...(postgres ? [] : ['console/**/*.test.ts']),
-  ],
-  outputFile: { json: `.vitest/results-${settings.engine}.json` },
-  globalSetup: postgres ? ['support/postgres-preflight.ts'] : [],
+  include: engine === 'cluster' ? clusterFiles : pairFiles,
+  outputFile: { json: `.vitest/results-${engine}.json` },
+  globalSetup: {
+    sqlite: [],
+    postgres: ['support/postgres-preflight.ts'],
+    cluster: ['support/postgres-preflight.ts', 'support/nginx-preflight.ts', REDIS_RUN_PREFIX_SETUP],
+  }[engine],
   testTimeout: 120_000,
   hookTimeout: 180_000,
   // Each file brings up its own pair of servers; running files one at a time keeps CPU-bound

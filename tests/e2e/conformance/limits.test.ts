@@ -2,6 +2,9 @@
 // small RATE_LIMIT_* values, so the check is cheap. The 50 requests/second budget itself is measured by
 // the load test. The other limits of part 8 are checked with the routes they bound (catalogue-routes,
 // client-management, token-endpoint, incremental-sync).
+//
+// The cluster run (E2E_ENGINE=cluster) runs this file too, each stack then a cluster: the same wire
+// behaviour through nginx, from two API instances counting in Redis.
 import { RateLimitError } from '@catalog/sdk';
 import { rawRequest } from '@catalog/server-runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

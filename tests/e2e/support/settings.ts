@@ -4,15 +4,20 @@
 //   E2E_SEED=<int>     the fuzz seed (default below; printed by every fuzz test so a failure can be replayed)
 //   E2E_FUZZ_RUNS=<n>  overrides the number of runs per fuzz property
 //   CHROMIUM_PATH=<p>  the browser of the console suite (default: Debian's /usr/bin/chromium)
-//   E2E_ENGINE=sqlite|postgres  where the stacks keep their records (default sqlite, the embedded engine);
-//                      postgres gives every stack a database of its own on the TEST_DATABASE_URL server
+//   E2E_ENGINE=sqlite|postgres|cluster  where the stacks keep their records (default sqlite, the embedded
+//                      engine); postgres gives every stack a database of its own on the TEST_DATABASE_URL
+//                      server; cluster runs the cluster suite and the limits of spec 8 on the topology of
+//                      README "Deployment" (cluster/support/cluster.ts): two instances of each server
+//                      behind nginx, on a database of their own and Redis (TEST_REDIS_URL)
 //   TEST_DATABASE_URL=<url>  that server (default: the local one the packages' tests use too)
+//   NGINX_PATH=<p>     the cluster's nginx (default: the first on PATH, else Debian's /usr/sbin/nginx)
 //
 // CI runs the short version: the fuzz files stay within about 40 s in all on a quiet machine (each property
 // stops at its run count; on a loaded one it may use its whole time budget, and fails below its floor of
 // runs), the fault and load files within about a minute and a half.
 
 import { DEFAULT_TEST_DATABASE_URL } from '@catalog/vitest-config';
+import { findNginx } from '../../../scripts/cluster/nginx-process.mts';
 
 // biome-ignore lint/style/noProcessEnv: this module is the e2e suites' configuration module.
 const env = process.env;
@@ -28,8 +33,11 @@ const positiveInt = (name: string, value: string | undefined): number | undefine
 /** The fixed default seed of the fuzz suites. */
 export const DEFAULT_FUZZ_SEED = 20_240_917;
 
-/** The engines a stack can keep its records in, in the order the test command runs them. */
-export const ENGINES = ['sqlite', 'postgres'] as const;
+/**
+ * The runs of the test command, in its order: a stack's records on each engine, then the cluster
+ * (its records on PostgreSQL, behind nginx).
+ */
+export const ENGINES = ['sqlite', 'postgres', 'cluster'] as const;
 export type Engine = (typeof ENGINES)[number];
 
 function engineOf(value: string | undefined): Engine {
@@ -85,8 +93,10 @@ export interface E2ESettings {
   readonly chromium: string;
   /** Where the stacks keep their records. */
   readonly engine: Engine;
-  /** The PostgreSQL server a postgres stack creates its database on (TEST_DATABASE_URL). */
+  /** The PostgreSQL server a postgres stack or a cluster creates its database on (TEST_DATABASE_URL). */
   readonly postgresServerUrl: string;
+  /** The cluster's nginx; empty when there is none (the cluster run's set-up then fails, saying so). */
+  readonly nginx: string;
 }
 
 export const settings: E2ESettings = Object.freeze({
@@ -107,6 +117,7 @@ export const settings: E2ESettings = Object.freeze({
     env.CHROMIUM_PATH === undefined || env.CHROMIUM_PATH === '' ? '/usr/bin/chromium' : env.CHROMIUM_PATH,
   engine: engineOf(env.E2E_ENGINE),
   postgresServerUrl: postgresServerUrl(env.TEST_DATABASE_URL),
+  nginx: findNginx(env.NGINX_PATH, env.PATH) ?? '',
 });
 
 /** A line in the test output (the seed, measured rates): what a reader needs to replay or judge a run. */

@@ -5,7 +5,8 @@
 //
 // The records are where E2E_ENGINE says: the embedded SQLite file in DATA_DIR, or a fresh PostgreSQL
 // database of the stack's own, which the servers, their restarts and every operator CLI run are
-// given as DATABASE_URL, and which stop() drops.
+// given as DATABASE_URL, and which stop() drops. E2E_ENGINE=cluster makes the stack a cluster
+// (../cluster/support/cluster.ts): the same calls, through nginx, to two instances of each server.
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -23,6 +24,7 @@ import {
 } from '@catalog/server-runtime/testing';
 import type { StorageLocation } from '@catalog/store';
 import { Agent, type Dispatcher, request } from 'undici';
+import { type Cluster, startCluster } from '../cluster/support/cluster.ts';
 import { createPostgresDatabase, type PostgresDatabase } from './postgres-database.ts';
 import { settings } from './settings.ts';
 
@@ -67,6 +69,7 @@ export interface E2EStack {
   readonly baseUrl: string;
   readonly authUrl: string;
   readonly dispatcher: Dispatcher;
+  /** The server's process (on a cluster, its first instance's; so for kill and restart). */
   service(name: ServerName): SpawnedService;
   /** An administrator's ID token, from `pnpm --silent admin token` against this stack. */
   adminIdToken(): Promise<string>;
@@ -104,6 +107,65 @@ export interface E2EStack {
 export const ADMIN_PASSWORD = 'correct horse battery staple';
 
 export async function startE2EStack(options: StackOptions = {}): Promise<E2EStack> {
+  return stackOn(settings.engine === 'cluster' ? await clusterServers(options) : await serverPair(options));
+}
+
+/** What a stack's servers are, whichever started them: one server pair, or a cluster. */
+interface StackServers {
+  readonly dataDir: string;
+  readonly location: StorageLocation;
+  /**
+   * What the operator CLI is given to work on the records: DATA_DIR, DATABASE_URL on PostgreSQL, and
+   * on a cluster the pepper its signing keys are sealed with.
+   */
+  readonly operatorEnv: Record<string, string>;
+  readonly baseUrl: string;
+  readonly authUrl: string;
+  readonly ca: string;
+  service(name: ServerName): SpawnedService;
+  kill(name: ServerName): Promise<void>;
+  restart(name: ServerName): Promise<void>;
+  /** Stops the servers and removes what they kept (DATA_DIR, the database). */
+  stop(): Promise<void>;
+}
+
+/** Most suites need the limits off; RATE_LIMIT_* in `env` still win. */
+const limitsEnv = (options: StackOptions) =>
+  options.rateLimits === 'default' ? {} : { RATE_LIMIT_RPS: '0', RATE_LIMIT_IP_PER_5MIN: '0' };
+
+/**
+ * E2E_ENGINE=cluster: the stack is a cluster (two instances of each server behind nginx); a server's
+ * service, kill and restart are its first instance's.
+ */
+async function clusterServers(options: StackOptions): Promise<StackServers> {
+  return serversOf(
+    await startCluster({
+      env: { ...limitsEnv(options), ...options.env },
+      ...(options.demoProducts === undefined ? {} : { demoProducts: options.demoProducts }),
+    }),
+  );
+}
+
+function serversOf(cluster: Cluster): StackServers {
+  const first = (name: ServerName) => cluster[name][0];
+  return {
+    dataDir: cluster.dir,
+    location: { engine: 'postgres', url: cluster.database.url, dataDir: cluster.dir },
+    operatorEnv: cluster.operatorEnv,
+    baseUrl: cluster.baseUrl,
+    authUrl: cluster.authUrl,
+    ca: cluster.ca,
+    service: (name) => first(name).service(),
+    kill: (name) => first(name).kill(),
+    restart: (name) => first(name).restart(),
+    stop: () => cluster.stop(),
+  };
+}
+
+/** A stack on a cluster the caller started and reaches the instances of; stop() stops the cluster. */
+export const clusterStack = (cluster: Cluster): E2EStack => stackOn(serversOf(cluster));
+
+async function serverPair(options: StackOptions): Promise<StackServers> {
   const dataDir = await mkdtemp(join(tmpdir(), 'e2e-stack-'));
   let database: PostgresDatabase | undefined;
   try {
@@ -120,15 +182,13 @@ async function startServers(
   dataDir: string,
   database: PostgresDatabase | undefined,
   options: StackOptions,
-): Promise<E2EStack> {
+): Promise<StackServers> {
   const location: StorageLocation =
     database === undefined
       ? { engine: 'sqlite', dataDir }
       : { engine: 'postgres', url: database.url, dataDir };
   // Everything that opens the records: both servers, their restarts and the operator CLI.
   const storeEnv = { DATA_DIR: dataDir, ...(database === undefined ? {} : { DATABASE_URL: database.url }) };
-  const limitsOff =
-    options.rateLimits === 'default' ? {} : { RATE_LIMIT_RPS: '0', RATE_LIMIT_IP_PER_5MIN: '0' };
   const demo =
     options.demoProducts === undefined ? {} : { DEMO_CATALOGUE_PRODUCTS: String(options.demoProducts) };
   const authEnv = (port: number) => ({ ...storeEnv, AUTH_SERVER_PORT: String(port), ...options.env });
@@ -139,7 +199,7 @@ async function startServers(
     ...storeEnv,
     CATALOG_API_PORT: String(port),
     PUBLIC_AUTH_URL: authUrl,
-    ...limitsOff,
+    ...limitsEnv(options),
     ...demo,
     ...options.env,
   });
@@ -156,9 +216,43 @@ async function startServers(
   }
   const ports = { api: services.api.port, auth: services.auth.port };
   const envFor = { api: () => apiEnv(ports.api), auth: () => authEnv(ports.auth) };
-  const ca = await readFile(join(dataDir, 'tls', 'ca.pem'), 'utf8');
+  return {
+    dataDir,
+    location,
+    operatorEnv: storeEnv,
+    baseUrl: services.api.url,
+    authUrl,
+    ca: await readFile(join(dataDir, 'tls', 'ca.pem'), 'utf8'),
+    service: (name) => services[name],
+    async kill(name) {
+      const child = services[name].child;
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGKILL');
+      await exited;
+    },
+    async restart(name) {
+      const child = services[name].child;
+      if (child.exitCode === null && child.signalCode === null) await services[name].stop();
+      services[name] = await spawnService({
+        entry: builtEntry[name],
+        env: envFor[name](),
+        sourceConditions: false,
+        timeoutMs: 180_000,
+      });
+    },
+    async stop() {
+      await Promise.all([services.api.stop(), services.auth.stop()]);
+      await database?.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Everything an integrator, an administrator or an operator does around a stack's servers. */
+function stackOn(servers: StackServers): E2EStack {
+  const { dataDir, location, operatorEnv, baseUrl, authUrl, ca } = servers;
   const dispatcher = new Agent({ connect: { ca } });
-  const baseUrl = services.api.url;
 
   // One administrator per stack, created once even when several callers ask at the same time.
   let adminEmail: Promise<string> | undefined;
@@ -166,7 +260,7 @@ async function startServers(
     entry: cli === 'admin' ? builtEntry.adminCli : builtEntry.catalogCli,
     args,
     sourceConditions: false,
-    env: { ...storeEnv, PUBLIC_AUTH_URL: authUrl, ADMIN_PASSWORD: password },
+    env: { ...operatorEnv, PUBLIC_AUTH_URL: authUrl, ADMIN_PASSWORD: password },
   });
   const operator = (cli: 'admin' | 'catalog', args: string[], password?: string) =>
     runToExit(operatorRun(cli, args, password));
@@ -208,7 +302,7 @@ async function startServers(
     baseUrl,
     authUrl,
     dispatcher,
-    service: (name) => services[name],
+    service: (name) => servers.service(name),
     adminEmail() {
       adminEmail ??= (async () => {
         const email = `admin.${Date.now()}@example.test`;
@@ -242,28 +336,11 @@ async function startServers(
       return reply.token;
     },
     api,
-    async kill(name) {
-      const child = services[name].child;
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = once(child, 'exit');
-      child.kill('SIGKILL');
-      await exited;
-    },
-    async restart(name) {
-      const child = services[name].child;
-      if (child.exitCode === null && child.signalCode === null) await services[name].stop();
-      services[name] = await spawnService({
-        entry: builtEntry[name],
-        env: envFor[name](),
-        sourceConditions: false,
-        timeoutMs: 180_000,
-      });
-    },
+    kill: (name) => servers.kill(name),
+    restart: (name) => servers.restart(name),
     async stop() {
-      await Promise.all([services.api.stop(), services.auth.stop()]);
+      await servers.stop();
       await dispatcher.close();
-      await database?.drop();
-      await rm(dataDir, { recursive: true, force: true });
     },
   };
   return stack;
