@@ -549,7 +549,7 @@ const CLUSTER_THROUGHPUT = 'throughput with Redis limiters';
 /** tests/e2e/bench/cluster-limits-bench.ts: one goal per request measured, Redis over in-process. */
 function clusterGoals(results) {
   return results.figures
-    .filter((f) => f.name.startsWith(CLUSTER_THROUGHPUT))
+    .filter((f) => f.name === CLUSTER_THROUGHPUT)
     .map((f) => ({
       goal: `Redis limiters cost ≤ ${CLUSTER_MAX_COST * 100} % of throughput through nginx, ${f.group} (Redis / in-process ≥ ${1 - CLUSTER_MAX_COST})`,
       measured: `${ratio(f.ratio)}`,
@@ -683,7 +683,7 @@ function summaryRows(part, results) {
     }
     case 'cluster':
       return results.figures
-        .filter((f) => f.name.startsWith(CLUSTER_THROUGHPUT))
+        .filter((f) => f.name === CLUSTER_THROUGHPUT)
         .map((f, index) => row(f, goalText(goals[index])));
     default:
       return [];

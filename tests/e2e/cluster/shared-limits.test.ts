@@ -12,8 +12,6 @@ import { join } from 'node:path';
 import { createCatalogClient, createFileCheckpointStore, type SyncReport, sync } from '@catalog/sdk';
 import { scrapeMetrics } from '@catalog/server-runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { report } from '../support/settings.ts';
-import { clusterStack, type E2EStack } from '../support/stack.ts';
 import {
   addresses,
   pacedLoad,
@@ -21,7 +19,9 @@ import {
   SourceAddresses,
   throttleWindows,
   timedGet,
-} from './support/callers.ts';
+} from '../support/load-callers.ts';
+import { report } from '../support/settings.ts';
+import { clusterStack, type E2EStack } from '../support/stack.ts';
 import { type Cluster, startCluster } from './support/cluster.ts';
 
 const RPS = 50;

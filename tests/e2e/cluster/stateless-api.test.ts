@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { report } from '../support/settings.ts';
 import { clusterStack, type E2EStack } from '../support/stack.ts';
 import { openStoreConnection } from '../support/store-connection.ts';
-import { direct } from './support/callers.ts';
 import { type Cluster, startCluster } from './support/cluster.ts';
+import { direct } from './support/direct-call.ts';
 
 const syncBin = fileURLToPath(new URL('../../../packages/sdk/dist/cli/bin.js', import.meta.url));
 /** The demo catalogue: enough pages of ten for catalog-sync to be mid-pass for a few seconds. */

@@ -4,8 +4,8 @@
 // either signs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterStack, type E2EStack } from '../support/stack.ts';
-import { direct } from './support/callers.ts';
 import { type Cluster, type ClusterInstance, startCluster } from './support/cluster.ts';
+import { direct } from './support/direct-call.ts';
 import { signInAcross } from './support/sign-in-across.ts';
 
 const PASSWORD = 'a long cluster admin password';

@@ -12,8 +12,15 @@
 // counts requests, not time), and that /health always answers. Timing measurements (each saturated
 // window within 5 % of 50, window lengths, /health latency) run under E2E_HEAVY, on a quiet machine.
 import { closedLoopLoad } from '@catalog/server-runtime/load';
-import { Agent, type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  pacedLoad,
+  type Sample,
+  SourceAddresses,
+  throttleWindows,
+  timedGet,
+} from '../support/load-callers.ts';
 import { report, settings } from '../support/settings.ts';
 import { type E2EStack, startE2EStack } from '../support/stack.ts';
 
@@ -25,61 +32,16 @@ const TOLERANCE = 0.05;
 let stack: E2EStack;
 let token: string;
 let origin: string;
-const agents = new Map<string, Agent>();
+let pools: SourceAddresses;
 
-/** A keep-alive connection pool whose connections leave from `address`. */
-function from(address: string): Agent {
-  let agent = agents.get(address);
-  if (agent === undefined) {
-    // `localAddress` on the pool (undici ignores it among the `connect` options).
-    agent = new Agent({
-      localAddress: address,
-      connect: { ca: stack.ca, servername: 'localhost' },
-      connections: 4,
-    });
-    agents.set(address, agent);
-  }
-  return agent;
-}
+const from = (address: string) => pools.from(address);
 
-interface Sample {
-  readonly sentAt: number;
-  readonly doneAt: number;
-  readonly status: number;
-  readonly retryAfter: number | undefined;
-  readonly body: string;
-}
-
-async function call(dispatcher: Dispatcher, path: string, auth = true): Promise<Sample> {
-  const sentAt = performance.now();
-  const reply = await request(`${origin}${path}`, {
-    dispatcher,
-    headers: auth ? { authorization: `Bearer ${token}` } : {},
-  });
-  const body = await reply.body.text();
-  const retryAfter = reply.headers['retry-after'];
-  return {
-    sentAt,
-    doneAt: performance.now(),
-    status: reply.statusCode,
-    retryAfter: retryAfter === undefined ? undefined : Number(retryAfter),
-    body,
-  };
-}
+const call = (dispatcher: Dispatcher, path: string, auth = true): Promise<Sample> =>
+  timedGet(dispatcher, `${origin}${path}`, auth ? { authorization: `Bearer ${token}` } : {});
 
 /** An open loop: `rate` requests per second for `durationMs`, round-robin over `addresses`. */
-async function pacedLoad(rate: number, durationMs: number, addresses: readonly string[]): Promise<Sample[]> {
-  const pending: Promise<Sample>[] = [];
-  const start = performance.now();
-  for (let i = 0; ; i += 1) {
-    const due = start + (i * 1000) / rate;
-    if (due > start + durationMs) break;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    pending.push(call(from(addresses[i % addresses.length] ?? '127.0.0.1'), '/brands'));
-  }
-  return Promise.all(pending);
-}
+const pacedBrands = (rate: number, durationMs: number, addresses: readonly string[]) =>
+  pacedLoad(rate, durationMs, (i) => call(from(addresses[i % addresses.length] ?? '127.0.0.1'), '/brands'));
 
 const percentile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -100,38 +62,15 @@ async function pollHealth(stop: Promise<unknown>, address: string, everyMs: numb
   return samples;
 }
 
-/**
- * The limiter's windows in a saturated stream: a window opens with an accepted request that follows a
- * refused one (at least half a second after the previous opening, so a late answer does not split one).
- */
-function windows(samples: readonly Sample[]) {
-  const ordered = [...samples].sort((a, b) => a.sentAt - b.sentAt);
-  const found: Array<{ start: number; accepted: number; refused: number }> = [];
-  let previous: Sample | undefined;
-  for (const sample of ordered) {
-    const current = found.at(-1);
-    const opens =
-      sample.status === 200 &&
-      (current === undefined || (previous?.status === 429 && sample.sentAt - current.start >= 500));
-    if (opens) found.push({ start: sample.sentAt, accepted: 0, refused: 0 });
-    const open = found.at(-1);
-    if (open !== undefined) {
-      if (sample.status === 200) open.accepted += 1;
-      else open.refused += 1;
-    }
-    previous = sample;
-  }
-  return found;
-}
-
 beforeAll(async () => {
   stack = await startE2EStack({ demoProducts: 50, rateLimits: 'default' });
   origin = `https://127.0.0.1:${stack.service('api').port}`;
+  pools = new SourceAddresses(stack.ca);
   const credentials = await stack.createClient(['brands.read']);
   token = await stack.accessToken(credentials, ['brands.read']);
 });
 afterAll(async () => {
-  await Promise.all([...agents.values()].map((agent) => agent.close()));
+  await pools?.close();
   await stack?.stop();
 });
 
@@ -203,7 +142,7 @@ describe('load at the documented limits (spec 8)', () => {
       expect(burstAccepted).toBeLessThanOrEqual((BURST + RPS * Math.floor(burstSeconds)) * (1 + TOLERANCE));
 
       // Sustained: twice the limit offered for the measured window, /health polled meanwhile.
-      const measured = pacedLoad(2 * RPS, settings.load.throttleWindowMs, callers);
+      const measured = pacedBrands(2 * RPS, settings.load.throttleWindowMs, callers);
       const health = pollHealth(measured, '127.0.3.1', 50);
       const samples = await measured;
       const healthSamples = await health;
@@ -216,7 +155,7 @@ describe('load at the documented limits (spec 8)', () => {
       }
       expect(samples.every((sample) => sample.status === 200 || sample.status === 429)).toBe(true);
 
-      const found = windows(samples);
+      const found = throttleWindows(samples);
       const full = found.slice(1, -1);
       const saturated = full.filter((window) => window.refused > 0);
       const accepted = samples.filter((sample) => sample.status === 200).length;

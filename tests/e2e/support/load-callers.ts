@@ -1,8 +1,7 @@
-// Callers of a cluster: through nginx from loopback addresses of their own (127.0.x.y, every one of
-// them this machine), so that nginx, and so the per-IP limit behind it, sees each as another client;
-// or to one instance itself, past nginx, as nginx speaks to it.
+// Callers from loopback addresses of their own (127.0.x.y, every one of them this machine), so that
+// the server, or nginx and the per-IP limit behind it, sees each as another client; timed samples of
+// their requests, open-loop load, and the gateway throttle's windows as the callers saw them.
 import { Agent, type Dispatcher, request } from 'undici';
-import type { ClusterInstance } from './cluster.ts';
 
 export interface Sample {
   readonly sentAt: number;
@@ -115,52 +114,4 @@ export function throttleWindows(samples: readonly Sample[]): ThrottleWindow[] {
     previous = sample;
   }
   return found;
-}
-
-export interface DirectReply {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  /** The parsed body, or the raw text when it is not JSON. */
-  readonly body: unknown;
-  readonly text: string;
-}
-
-/**
- * One request to `instance` itself, as nginx sends it: plain HTTP with `X-Forwarded-Proto: https`.
- * A JSON `body` or a `form` (URL-encoded) may be sent.
- */
-export async function direct(
-  instance: ClusterInstance,
-  path: string,
-  options: {
-    readonly method?: Dispatcher.HttpMethod;
-    readonly token?: string;
-    readonly body?: unknown;
-    readonly form?: Record<string, string>;
-    readonly headers?: Record<string, string>;
-  } = {},
-): Promise<DirectReply> {
-  const headers: Record<string, string> = { 'x-forwarded-proto': 'https', ...options.headers };
-  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
-  let body: string | undefined;
-  if (options.body !== undefined) {
-    body = JSON.stringify(options.body);
-    headers['content-type'] = 'application/json';
-  } else if (options.form !== undefined) {
-    body = new URLSearchParams(options.form).toString();
-    headers['content-type'] = 'application/x-www-form-urlencoded';
-  }
-  const reply = await request(`${instance.url}${path}`, {
-    method: options.method ?? 'GET',
-    headers,
-    ...(body === undefined ? {} : { body }),
-  });
-  const text = await reply.body.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // Not JSON: the raw text is the body.
-  }
-  return { status: reply.statusCode, headers: reply.headers, body: parsed, text };
 }
