@@ -27,15 +27,11 @@ import {
   localCaFiles,
 } from '@catalog/server-runtime';
 import { closedLoopLoad, type LoadRequest, type LoadResult } from '@catalog/server-runtime/load';
-import {
-  rawRequest,
-  requestAccessToken,
-  type SpawnedService,
-  spawnService,
-} from '@catalog/server-runtime/testing';
+import { rawRequest, requestAccessToken } from '@catalog/server-runtime/testing';
 import { openRecordStore } from '@catalog/store';
 import { DEFAULT_TEST_REDIS_URL } from '@catalog/vitest-config/redis-run-prefix';
 import { authServerEnv, type ClusterShared, catalogApiEnv } from '../../../scripts/cluster/instance-env.mts';
+import { type InstanceProcess, startInstance } from '../../../scripts/cluster/instance-process.mts';
 import { writeNginxConfig } from '../../../scripts/cluster/nginx-config.mts';
 import { findNginx, type NginxProcess, startNginx } from '../../../scripts/cluster/nginx-process.mts';
 import { reservePort } from '../cluster/support/ports.ts';
@@ -70,12 +66,24 @@ const entry = {
 };
 const log = (line: string) => process.stderr.write(`[cluster bench] ${line}\n`);
 
+// The instances' lines are read and dropped but for warnings and errors: a request line each, kept
+// in this process (which also drives the load), would slow it down a little more every round.
+const problems: string[] = [];
+const keepErrors = (line: string) => {
+  if (/"level":(40|50|60)/.test(line)) problems.push(line);
+};
+
+async function stopInstance(instance: InstanceProcess): Promise<void> {
+  instance.child.kill('SIGTERM');
+  await instance.exited;
+}
+
 type Limiters = 'redis' | 'in-process';
 
 interface Pair {
   readonly limiters: Limiters;
   readonly baseUrl: string;
-  readonly instances: SpawnedService[];
+  readonly instances: InstanceProcess[];
   readonly nginx: NginxProcess;
 }
 
@@ -89,7 +97,7 @@ async function startPair(input: {
   readonly nginxAuthPort: number;
   readonly nginxApiPort: number;
 }): Promise<Pair> {
-  const instances: SpawnedService[] = [];
+  const instances: InstanceProcess[] = [];
   const ports = [await reservePort(), await reservePort()];
   for (const [index, port] of ports.entries()) {
     const place = { dataDir: join(input.dir, `${input.limiters}-api-${index + 1}`), port };
@@ -104,7 +112,13 @@ async function startPair(input: {
     }
     // One at a time: the first start on the empty database loads the demo catalogue.
     instances.push(
-      await spawnService({ entry: entry.api, env: instanceEnv, sourceConditions: false, timeoutMs: 600_000 }),
+      await startInstance({
+        name: place.dataDir,
+        entry: entry.api,
+        env: instanceEnv,
+        write: keepErrors,
+        timeoutMs: 600_000,
+      }),
     );
   }
   const runDir = join(input.dir, `nginx-${input.limiters}`);
@@ -186,13 +200,14 @@ async function main() {
       caFile: tls.caCert,
     };
     log(`token server, then ${PRODUCTS.toLocaleString('en')} demo products on PostgreSQL`);
-    const auth = await spawnService({
+    const auth = await startInstance({
+      name: 'auth',
       entry: entry.auth,
-      env: { ...authServerEnv(shared, { dataDir: join(dir, 'auth'), port: ports.auth }) },
-      sourceConditions: false,
+      env: authServerEnv(shared, { dataDir: join(dir, 'auth'), port: ports.auth }),
+      write: keepErrors,
       timeoutMs: 120_000,
     });
-    stops.push(() => auth.stop());
+    stops.push(() => stopInstance(auth));
     const pairs: Pair[] = [];
     for (const limiters of ['redis', 'in-process'] as const) {
       // Only the Redis pair's nginx serves the token server's public URL (the issuer); the other
@@ -207,7 +222,7 @@ async function main() {
         nginxAuthPort: limiters === 'redis' ? ports.nginxAuth : await reservePort(),
         nginxApiPort: nginxApi[limiters],
       });
-      stops.push(() => pair.nginx.stop(), ...pair.instances.map((instance) => () => instance.stop()));
+      stops.push(() => pair.nginx.stop(), ...pair.instances.map((instance) => () => stopInstance(instance)));
       pairs.push(pair);
     }
     const { clientId, secret } = await createClient(shared, dir);
@@ -235,16 +250,7 @@ async function main() {
         const reply = await rawRequest(`${pair.baseUrl}${request.path}`, { headers, ca });
         if (reply.status !== status)
           throw new Error(
-            `${name} via ${pair.limiters}: ${reply.status} ${reply.body.slice(0, 300)}\n${pair.instances
-              .map((instance) =>
-                instance
-                  .output()
-                  .split('\n')
-                  .filter((line) => /"level":(40|50)|401|token/.test(line))
-                  .slice(-5)
-                  .join('\n'),
-              )
-              .join('\n')}`,
+            `${name} via ${pair.limiters}: ${reply.status} ${reply.body.slice(0, 300)}\n${problems.slice(-10).join('\n')}`,
           );
       }
       const rounds: Record<Limiters, LoadResult[]> = { redis: [], 'in-process': [] };
