@@ -546,15 +546,15 @@ function postgresGoals(results) {
 const CLUSTER_MAX_COST = 0.1;
 const CLUSTER_THROUGHPUT = 'throughput with Redis limiters';
 
-/** tests/e2e/bench/cluster-limits-bench.ts: one goal per request measured, Redis over in-process. */
+/** The request the issue states the goal for; the bench measures others beside it. */
+const CLUSTER_GOAL_REQUEST = 'typical search';
+
+/** tests/e2e/bench/cluster-limits-bench.ts: the goal on /products/search, Redis over in-process. */
 function clusterGoals(results) {
-  return results.figures
-    .filter((f) => f.name === CLUSTER_THROUGHPUT)
-    .map((f) => ({
-      goal: `Redis limiters cost ≤ ${CLUSTER_MAX_COST * 100} % of throughput through nginx, ${f.group} (Redis / in-process ≥ ${1 - CLUSTER_MAX_COST})`,
-      measured: `${ratio(f.ratio)}`,
-      status: verdict(f.ratio >= 1 - CLUSTER_MAX_COST),
-    }));
+  const figure = find(results, CLUSTER_THROUGHPUT, CLUSTER_GOAL_REQUEST);
+  const goal = `Redis limiters cost ≤ ${CLUSTER_MAX_COST * 100} % of /products/search throughput through nginx (Redis / in-process ≥ ${1 - CLUSTER_MAX_COST})`;
+  if (figure === undefined) return [{ goal, measured: 'not measured', status: 'not evaluated' }];
+  return [{ goal, measured: ratio(figure.ratio), status: verdict(figure.ratio >= 1 - CLUSTER_MAX_COST) }];
 }
 
 const GOALS = {
@@ -684,7 +684,14 @@ function summaryRows(part, results) {
     case 'cluster':
       return results.figures
         .filter((f) => f.name === CLUSTER_THROUGHPUT)
-        .map((f, index) => row(f, goalText(goals[index])));
+        .map((f) =>
+          row(
+            f,
+            f.group === CLUSTER_GOAL_REQUEST
+              ? goalText(goals[0])
+              : 'none stated: the cheapest authenticated request, the upper bound of Redis’s share',
+          ),
+        );
     default:
       return [];
   }

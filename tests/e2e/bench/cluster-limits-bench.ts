@@ -113,7 +113,7 @@ async function startPair(input: {
     // One at a time: the first start on the empty database loads the demo catalogue.
     instances.push(
       await startInstance({
-        name: place.dataDir,
+        name: `${input.limiters}-api-${index + 1}`,
         entry: entry.api,
         env: instanceEnv,
         write: keepErrors,
