@@ -24,7 +24,14 @@ let browser: Browser;
 let admin: { email: string; password: string };
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([startConsoleStack({ demoProducts: 300 }), launchChromium()]);
+  // Started together; whichever started is kept for afterAll to close when the other failed.
+  const [stackStart, browserStart] = await Promise.allSettled([
+    startConsoleStack({ demoProducts: 300 }),
+    launchChromium(),
+  ]);
+  if (stackStart.status === 'fulfilled') stack = stackStart.value;
+  if (browserStart.status === 'fulfilled') browser = browserStart.value;
+  for (const start of [stackStart, browserStart]) if (start.status === 'rejected') throw start.reason;
   admin = { email: await stack.adminEmail(), password: ADMIN_PASSWORD };
 });
 

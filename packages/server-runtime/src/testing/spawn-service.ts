@@ -94,10 +94,11 @@ export async function spawnService(options: SpawnOptions): Promise<SpawnedServic
     output += chunk.toString();
   });
   const listening = new Promise<{ port: number; url: string; metricsUrl?: string }>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`no "listening" line within the time limit:\n${output}`)),
-      options.timeoutMs ?? 20_000,
-    );
+    const timer = setTimeout(() => {
+      // Not left running: nobody holds it to stop it once this rejects.
+      child.kill('SIGKILL');
+      reject(new Error(`no "listening" line within the time limit:\n${output}`));
+    }, options.timeoutMs ?? 20_000);
     // Scan only the new lines, and only until the announcement: busy servers log a lot afterwards.
     let scanned = 0;
     const scan = () => {
