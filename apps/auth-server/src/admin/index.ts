@@ -27,3 +27,4 @@ export {
 } from './admin-users.ts';
 export { openDeploymentSigningKeys, signingKeysForCopy } from './deployment-signing-keys.ts';
 export { obtainAdminIdToken } from './obtain-admin-id-token.ts';
+export { loginForm } from './sign-in-through-login-page.ts';

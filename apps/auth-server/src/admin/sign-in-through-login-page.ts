@@ -11,7 +11,8 @@ const unescapeHtml = (text: string) =>
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&');
 
-function loginForm(html: string): { action: string; csrf: string } | undefined {
+/** The login page's form: where it posts and its CSRF token; undefined when the page is not our login page. */
+export function loginForm(html: string): { action: string; csrf: string } | undefined {
   const action = /<form[^>]*\saction="([^"]+)"/.exec(html)?.[1];
   const csrf = /<input[^>]*name="csrf"[^>]*value="([^"]+)"/.exec(html)?.[1];
   return action === undefined || csrf === undefined

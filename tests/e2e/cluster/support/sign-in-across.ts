@@ -4,6 +4,7 @@
 // meets the instance that handled the step before, and the flow works only when what the steps hand
 // on (the sign-in in progress, its cookies, the code) is shared.
 import { createHash, randomBytes } from 'node:crypto';
+import { loginForm } from '@catalog/auth-server/admin';
 import { ADMIN_CLIENT_ID } from '@catalog/contracts';
 import { request } from 'undici';
 import type { ClusterInstance } from './cluster.ts';
@@ -19,16 +20,6 @@ export interface SignInOutcome {
 
 const MAX_STEPS = 12;
 const b64url = (bytes: Buffer) => bytes.toString('base64url');
-const unescapeHtml = (text: string) => text.replaceAll('&amp;', '&').replaceAll('&quot;', '"');
-
-/** The login form's action and CSRF token, when the page is our login page. */
-function loginForm(html: string): { action: string; csrf: string } | undefined {
-  const action = /<form[^>]*\saction="([^"]+)"/.exec(html)?.[1];
-  const csrf = /<input[^>]*name="csrf"[^>]*value="([^"]+)"/.exec(html)?.[1];
-  return action === undefined || csrf === undefined
-    ? undefined
-    : { action: unescapeHtml(action), csrf: unescapeHtml(csrf) };
-}
 
 export async function signInAcross(input: {
   /** Token-server instances, used in turn from the first. */
