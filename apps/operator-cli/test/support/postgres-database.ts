@@ -1,22 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { createTestDatabase as createStoreTestDatabase } from '@catalog/store/testing';
 import pg from 'pg';
 import { inject } from 'vitest';
-
-async function onServer<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: inject('testSettings').databaseUrl });
-  try {
-    await client.connect();
-  } catch (error) {
-    throw new Error(
-      `PostgreSQL is not reachable at TEST_DATABASE_URL (${(error as Error).message}): start a PostgreSQL 15 server or set TEST_DATABASE_URL=postgres://user@host:port/database`,
-    );
-  }
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 export interface TestDatabase {
   readonly name: string;
@@ -29,15 +13,12 @@ export interface TestDatabase {
 
 /** A new empty database on the TEST_DATABASE_URL server, for one test file; `drop` removes it. */
 export async function createTestDatabase(): Promise<TestDatabase> {
-  const name = `operator_cli_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await onServer((client) => client.query(`CREATE DATABASE ${name}`));
-  const url = new URL(inject('testSettings').databaseUrl);
-  url.pathname = `/${name}`;
+  const database = await createStoreTestDatabase(inject('testSettings').databaseUrl, 'operator_cli');
   return {
-    name,
-    url: url.toString(),
+    name: new URL(database.url).pathname.slice(1),
+    url: database.url,
     async query<R extends pg.QueryResultRow>(sql: string, params: unknown[] = []) {
-      const client = new pg.Client({ connectionString: url.toString() });
+      const client = new pg.Client({ connectionString: database.url });
       await client.connect();
       try {
         return (await client.query<R>(sql, params)).rows;
@@ -45,9 +26,6 @@ export async function createTestDatabase(): Promise<TestDatabase> {
         await client.end();
       }
     },
-    drop: () =>
-      onServer((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(
-        () => undefined,
-      ),
+    drop: () => database.drop(),
   };
 }
