@@ -20,6 +20,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { arch, availableParallelism, cpus, loadavg, release, totalmem, type, version } from 'node:os';
 import { join } from 'node:path';
+import { obstacleFor } from './performance-obstacles.mjs';
 
 const PARTS = [
   { part: 'auth', dir: 'apps/auth-server', title: 'Auth: token issuance' },
@@ -730,6 +731,7 @@ function section(part, results) {
     );
     return out.join('\n');
   }
+  const goals = GOALS[part.part](results);
   out.push(
     `${results.title}. \`${results.command}\`, finished ${results.finishedAt}; load average then ${results.loadAverage.map((n) => n.toFixed(2)).join(' / ')}.`,
     '',
@@ -739,11 +741,20 @@ function section(part, results) {
     '',
     table(
       ['goal', 'measured', 'status'],
-      GOALS[part.part](results).map((g) => [g.goal, g.measured, g.status === '—' ? '—' : `**${g.status}**`]),
+      goals.map((g) => [g.goal, g.measured, g.status === '—' ? '—' : `**${g.status}**`]),
       ['l', 'l', 'l'],
     ),
     '',
   );
+  const notMet = goals.filter((g) => g.status === 'not met');
+  if (notMet.length > 0) {
+    out.push('What stands in the way of the goals not met:', '');
+    for (const g of notMet)
+      out.push(
+        `- ${g.goal}: ${obstacleFor(part.part, g.goal) ?? 'nothing written yet (scripts/performance-obstacles.mjs).'}`,
+      );
+    out.push('');
+  }
   for (const [group, figures] of groupsOf(results.figures)) {
     if (group !== '') out.push(`### ${group}`, '');
     out.push(figureTable(figures), '');

@@ -27,7 +27,8 @@ export function startInstance(options: {
   readonly write: (line: string) => void;
   readonly timeoutMs: number;
 }): Promise<InstanceProcess> {
-  const child = spawn(process.execPath, ['--enable-source-maps', options.entry], {
+  // The flags and allocator setting `pnpm start` gives the catalog API (its package.json), for every instance.
+  const child = spawn(process.execPath, ['--max-semi-space-size=8', '--enable-source-maps', options.entry], {
     env: { ...process.env, MALLOC_ARENA_MAX: '2', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,

@@ -184,6 +184,9 @@ log(
 );
 const quiet = { RATE_LIMIT_RPS: '0', RATE_LIMIT_IP_PER_5MIN: '0', DEMO_CATALOGUE_PRODUCTS: '0' };
 
+// As `pnpm start` runs the API (package.json), for the API, the metrics-off API and the baseline alike.
+const API_NODE_ARGS = ['--max-semi-space-size=8'];
+
 const auth = await spawnService({
   entry: here('../../auth-server/src/main.ts'),
   env: { DATA_DIR: dataDir, AUTH_SERVER_PORT: '0' },
@@ -198,7 +201,12 @@ try {
     // As `pnpm start` runs it (apps/catalog-api/package.json).
     MALLOC_ARENA_MAX: '2',
   };
-  const api = await spawnService({ entry: here('../src/main.ts'), env: apiEnv, timeoutMs: 600_000 });
+  const api = await spawnService({
+    entry: here('../src/main.ts'),
+    env: apiEnv,
+    nodeArgs: API_NODE_ARGS,
+    timeoutMs: 600_000,
+  });
   started.push(api);
   const ca = await readFile(join(dataDir, 'tls', 'ca.pem'), 'utf8');
   const tokenFor = async (channel: string | null) => {
@@ -243,12 +251,14 @@ try {
   const baseline = await spawnService({
     entry: here('./baseline-server.ts'),
     env: { ...apiEnv, BASELINE_BODIES_FILE: bodiesFile },
+    nodeArgs: API_NODE_ARGS,
   });
   started.push(baseline);
   // The same API without metrics, on the same database.
   const withoutMetrics = await spawnService({
     entry: here('../src/main.ts'),
     env: { ...apiEnv, METRICS_ENABLED: 'false' },
+    nodeArgs: API_NODE_ARGS,
     timeoutMs: 600_000,
   });
   started.push(withoutMetrics);

@@ -7,7 +7,7 @@
 // bound the limits impose (limitBoundSeconds) and the number of 429s (expected: zero).
 // Results also go to .bench/results.json for scripts/performance-report.mjs.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -166,17 +166,14 @@ async function cliPass(stack: Stack, dir: string, out: string) {
     ...['--out', join(dir, out), '--checkpoint', join(dir, `${out}.checkpoint.json`), '--full'],
     ...['--requests-per-second', '0', '--requests-per-5-min', '0', '--no-progress', '--log-level', 'warn'],
   ];
+  const rssFile = join(dir, `${out}.rss.json`);
   const started = performance.now();
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, CATALOG_CLIENT_SECRET: clientSecret },
-    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    env: { ...process.env, CATALOG_CLIENT_SECRET: clientSecret, BENCH_RSS_FILE: rssFile },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
-  let rss = '';
-  (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk) => {
-    rss += chunk;
-  });
   child.stdout?.on('data', (chunk) => {
     stdout += chunk;
   });
@@ -187,7 +184,7 @@ async function cliPass(stack: Stack, dir: string, out: string) {
   const wallSeconds = (performance.now() - started) / 1000;
   if (code !== 0) throw new Error(`catalog-sync into ${out} exited ${code}: ${stderr}`);
   const reportLine = stdout.trim().split('\n').at(-1);
-  const rssLine = rss.trim();
+  const rssLine = readFileSync(rssFile, 'utf8').trim();
   const report = JSON.parse(reportLine ?? '{}') as {
     productsUpserted: number;
     pages: number;

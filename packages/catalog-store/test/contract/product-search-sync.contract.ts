@@ -102,7 +102,9 @@ export function productSearchSyncContract(factory: StoreFactory): void {
       for (let guard = 0; guard < 1000; guard += 1) {
         for (const p of page.products) seen.set(p.id, (seen.get(p.id) ?? new Set()).add(p.name));
         if (page.syncToken === null) break;
-        await sleep(20);
+        // The walk's 30 pages span some 3 s, past the updaters' 40 writes each (15 ms apart): a walk
+        // over by the time they had settled a second (20 ms a page on a fast machine) had none to check.
+        await sleep(100);
         lastPageAt = Date.now();
         page = await handle.store.productSearch.search({ ...query, syncToken: page.syncToken });
       }

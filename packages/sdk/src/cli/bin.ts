@@ -1,5 +1,8 @@
 #!/usr/bin/env node
+import { relaunchWithSmallYoungGeneration } from '../config/small-young-generation.ts';
 import { runCli } from './main.ts';
+
+relaunchWithSmallYoungGeneration();
 
 runCli({ argv: process.argv.slice(2) }).then(
   (code) => {

@@ -27,6 +27,8 @@ export interface SpawnOptions {
   readonly sourceConditions?: boolean;
   /** Command-line arguments after the entry (for command-line tools). */
   readonly args?: readonly string[];
+  /** Node.js options before the entry (a bench runs the API with the flags `pnpm start` gives it). */
+  readonly nodeArgs?: readonly string[];
   /** Written to the child's stdin, which is then closed; stdin is ignored when absent. */
   readonly stdin?: string;
 }
@@ -36,7 +38,13 @@ export function runEntry(options: SpawnOptions): ChildProcess {
   const conditions = options.sourceConditions === false ? [] : ['--conditions=source'];
   const child = spawn(
     process.execPath,
-    [...conditions, '--enable-source-maps', options.entry, ...(options.args ?? [])],
+    [
+      ...conditions,
+      ...(options.nodeArgs ?? []),
+      '--enable-source-maps',
+      options.entry,
+      ...(options.args ?? []),
+    ],
     {
       env: {
         PATH: process.env.PATH ?? '',
