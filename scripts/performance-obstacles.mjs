@@ -26,7 +26,7 @@ export const OBSTACLES = {
     {
       goal: /peak RSS ≤/,
       obstacle:
-        'What the peak is made of (from /proc/<pid>/smaps and V8’s heap statistics during a 1M pass): the Node binary’s mapped code, about 58 MB; glibc’s heap holding the TLS and HTTP client’s and the sink’s buffers, 70–100 MB and varying from run to run with fragmentation; the V8 heap, 30–50 MB with the young generation held to 8 MB (the runner re-executes itself with `--max-semi-space-size=4`; 365 MB before); and the set of ids the pass has seen (16–43 bytes a product, to count a product served twice once, spec 4.4 step 6), which grows with the catalogue. Exact counting in fixed memory would need that set on disk.',
+        'What the peak is made of (from /proc/<pid>/smaps and V8’s heap statistics during a 1M pass): the Node binary’s mapped code, about 58 MB; glibc’s heap holding the TLS and HTTP client’s and the sink’s buffers, 70–100 MB and varying from run to run with fragmentation; the V8 heap, 30–50 MB with the young generation held to 8 MB (the runner re-executes itself with `--max-semi-space-size=4` and glibc’s mmap threshold at 128 KiB; 365 MB before); and the set of ids the pass has seen (16–43 bytes a product, to count a product served twice once, spec 4.4 step 6), which grows with the catalogue. Exact counting in fixed memory would need that set on disk.',
     },
   ],
   load: [

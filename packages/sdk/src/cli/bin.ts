@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-import { relaunchWithSmallYoungGeneration } from '../config/small-young-generation.ts';
+import { relaunchWithMemorySettings } from '../config/memory-settings.ts';
 import { runCli } from './main.ts';
 
-relaunchWithSmallYoungGeneration();
+relaunchWithMemorySettings();
 
 runCli({ argv: process.argv.slice(2) }).then(
   (code) => {
