@@ -25,6 +25,7 @@ import {
 import type { StorageLocation } from '@catalog/store';
 import { Agent, type Dispatcher, request } from 'undici';
 import { type Cluster, startCluster } from '../cluster/support/cluster.ts';
+import { type JsonReply, readJsonReply } from './json-reply.ts';
 import { createPostgresDatabase, type PostgresDatabase } from './postgres-database.ts';
 import { settings } from './settings.ts';
 
@@ -43,13 +44,7 @@ export interface Credentials {
   readonly clientSecret: string;
 }
 
-export interface JsonReply {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  /** The parsed body, or the raw text when it is not JSON. */
-  readonly body: unknown;
-  readonly text: string;
-}
+export type { JsonReply };
 
 export interface StackOptions {
   /** Extra environment for both servers (for example the RATE_LIMIT_* settings). */
@@ -285,14 +280,7 @@ function stackOn(servers: StackServers): E2EStack {
       ...(body === undefined ? {} : { body }),
       dispatcher,
     });
-    const text = await reply.body.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      // Not JSON: the raw text is the body (the docs page, a plain-text refusal).
-    }
-    return { status: reply.statusCode, headers: reply.headers, body: parsed, text };
+    return readJsonReply(reply);
   };
 
   const stack: E2EStack = {

@@ -1,14 +1,7 @@
 // One instance of a cluster called past nginx, as nginx speaks to it.
 import { type Dispatcher, request } from 'undici';
+import { type JsonReply, readJsonReply } from '../../support/json-reply.ts';
 import type { ClusterInstance } from './cluster.ts';
-
-export interface DirectReply {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  /** The parsed body, or the raw text when it is not JSON. */
-  readonly body: unknown;
-  readonly text: string;
-}
 
 /**
  * One request to `instance` itself, as nginx sends it: plain HTTP with `X-Forwarded-Proto: https`.
@@ -24,7 +17,7 @@ export async function direct(
     readonly form?: Record<string, string>;
     readonly headers?: Record<string, string>;
   } = {},
-): Promise<DirectReply> {
+): Promise<JsonReply> {
   const headers: Record<string, string> = { 'x-forwarded-proto': 'https', ...options.headers };
   if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
   let body: string | undefined;
@@ -40,12 +33,5 @@ export async function direct(
     headers,
     ...(body === undefined ? {} : { body }),
   });
-  const text = await reply.body.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // Not JSON: the raw text is the body.
-  }
-  return { status: reply.statusCode, headers: reply.headers, body: parsed, text };
+  return readJsonReply(reply);
 }
