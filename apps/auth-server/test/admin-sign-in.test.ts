@@ -6,6 +6,7 @@ import { HttpsSession } from '../src/admin/https-session.ts';
 import { createAdminUser, disableAdminUser, obtainAdminIdToken, SignInError } from '../src/admin/index.ts';
 import { signInThroughLoginPage } from '../src/admin/sign-in-through-login-page.ts';
 import { fetchTrusting } from './support/https-fetch.ts';
+import { adminAuthorizeUrl } from './support/login-form.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
 import { postToken } from './support/token-requests.ts';
 
@@ -69,15 +70,7 @@ async function signInWithOpenidClient(email: string, password: string) {
 /** Opens the login page of a fresh authorization request and returns the session and the page. */
 async function openLoginPage() {
   const session = new HttpsSession({ ca: server.ca });
-  const params = new URLSearchParams({
-    client_id: 'catalog-admin',
-    response_type: 'code',
-    scope: 'openid',
-    redirect_uri: 'http://127.0.0.1/callback',
-    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-    code_challenge_method: 'S256',
-  });
-  const start = await session.send('GET', `${server.url}/oauth2/authorize?${params}`);
+  const start = await session.send('GET', adminAuthorizeUrl(server.url));
   const pageUrl = new URL(String(start.headers.location), server.url).href;
   const page = await session.send('GET', pageUrl);
   const action = /action="([^"]+)"/.exec(page.body)?.[1] ?? '';

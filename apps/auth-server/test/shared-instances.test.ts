@@ -2,7 +2,13 @@ import { RedisFaultProxy, rawRequest } from '@catalog/server-runtime/testing';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { signInThroughLoginPage } from '../src/admin/sign-in-through-login-page.ts';
-import { openLogin, postLogin } from './support/login-form.ts';
+import {
+  ADMIN_REDIRECT_URI,
+  adminAuthorizeUrl,
+  openLogin,
+  PKCE_VERIFIER,
+  postLogin,
+} from './support/login-form.ts';
 import { testKeyPrefix } from './support/redis-prefix.ts';
 import {
   AlternatingBrowser,
@@ -18,18 +24,7 @@ import {
 
 const PASSWORD = 'correct horse battery staple';
 const ADMIN = 'admin@example.com';
-const REDIRECT_URI = 'http://127.0.0.1/callback';
-// RFC 7636's example pair: the challenge is S256 of the verifier.
-const VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
-const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
-const AUTHORIZATION_URL = `${PUBLIC_URL}/oauth2/authorize?${new URLSearchParams({
-  client_id: 'catalog-admin',
-  response_type: 'code',
-  scope: 'openid',
-  redirect_uri: REDIRECT_URI,
-  code_challenge: CHALLENGE,
-  code_challenge_method: 'S256',
-})}`;
+const AUTHORIZATION_URL = adminAuthorizeUrl(PUBLIC_URL);
 const WARN = 40;
 const INFO = 30;
 
@@ -55,7 +50,7 @@ async function signInAlternating(instances: readonly Instance[], exchangeAt: Ins
   const callback = await signInThroughLoginPage({
     session: browser,
     authorizationUrl: AUTHORIZATION_URL,
-    redirectUri: REDIRECT_URI,
+    redirectUri: ADMIN_REDIRECT_URI,
     email: ADMIN,
     password: PASSWORD,
   });
@@ -67,8 +62,8 @@ async function signInAlternating(instances: readonly Instance[], exchangeAt: Ins
       grant_type: 'authorization_code',
       client_id: 'catalog-admin',
       code: callback.searchParams.get('code') ?? '',
-      redirect_uri: REDIRECT_URI,
-      code_verifier: VERIFIER,
+      redirect_uri: ADMIN_REDIRECT_URI,
+      code_verifier: PKCE_VERIFIER,
     }).toString(),
   });
   return { served: browser.served, exchanged };

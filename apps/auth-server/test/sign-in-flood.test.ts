@@ -2,15 +2,12 @@ import { rawRequest } from '@catalog/server-runtime/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpsSession } from '../src/admin/https-session.ts';
 import { createAdminUser } from '../src/admin/index.ts';
+import { ADMIN_REDIRECT_URI, adminAuthorizeUrl, PKCE_VERIFIER } from './support/login-form.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
 import { postToken } from './support/token-requests.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const ADMIN = 'admin@example.com';
-const REDIRECT_URI = 'http://127.0.0.1/callback';
-// RFC 7636's example pair: the challenge is S256 of the verifier.
-const VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
-const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -18,19 +15,9 @@ afterEach(async () => {
   server = undefined;
 });
 
-const authorizeUrl = (url: string) =>
-  `${url}/oauth2/authorize?${new URLSearchParams({
-    client_id: 'catalog-admin',
-    response_type: 'code',
-    scope: 'openid',
-    redirect_uri: REDIRECT_URI,
-    code_challenge: CHALLENGE,
-    code_challenge_method: 'S256',
-  })}`;
-
 /** An unauthenticated authorization request with no cookies: what a flood is made of. */
 const anonymousAuthorize = (running: TestServer) =>
-  rawRequest(authorizeUrl(running.url), { ca: running.ca, headers: { Accept: 'text/html' } });
+  rawRequest(adminAuthorizeUrl(running.url), { ca: running.ca, headers: { Accept: 'text/html' } });
 
 async function flood(running: TestServer, requests: number, concurrency = 10) {
   const statuses: number[] = [];
@@ -59,7 +46,7 @@ describe('sign-ins in progress survive a flood of authorization requests', () =>
       groups: ['admin'],
     });
     const admin = new HttpsSession({ ca: server.ca });
-    const started = await admin.send('GET', authorizeUrl(server.url));
+    const started = await admin.send('GET', adminAuthorizeUrl(server.url));
     const pageUrl = new URL(String(started.headers.location), server.url).href;
     const page = await admin.send('GET', pageUrl);
     const action = new URL(/action="([^"]+)"/.exec(page.body)?.[1] ?? '', server.url).href;
@@ -74,13 +61,13 @@ describe('sign-ins in progress survive a flood of authorization requests', () =>
     expect(posted.status).toBe(303);
     const resumed = await admin.send('GET', new URL(String(posted.headers.location), action).href);
     const callback = new URL(String(resumed.headers.location));
-    expect(callback.href.startsWith(REDIRECT_URI)).toBe(true);
+    expect(callback.href.startsWith(ADMIN_REDIRECT_URI)).toBe(true);
     const exchanged = await postToken(server, {
       grant_type: 'authorization_code',
       client_id: 'catalog-admin',
       code: callback.searchParams.get('code') ?? '',
-      redirect_uri: REDIRECT_URI,
-      code_verifier: VERIFIER,
+      redirect_uri: ADMIN_REDIRECT_URI,
+      code_verifier: PKCE_VERIFIER,
     });
     expect(exchanged.status).toBe(200);
     expect(typeof exchanged.json.id_token).toBe('string');

@@ -18,20 +18,30 @@ export interface LoginReply {
   readonly requestId: string | undefined;
 }
 
+/** The console's redirect URI, registered for the catalog-admin client. */
+export const ADMIN_REDIRECT_URI = 'http://127.0.0.1/callback';
+/** RFC 7636's example pair: the challenge is S256 of the verifier. */
+export const PKCE_VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
+const PKCE_CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
+
+/** A sign-in of the admin console at the token server `baseUrl`: its authorization request. */
+export function adminAuthorizeUrl(baseUrl: string): string {
+  return `${baseUrl}/oauth2/authorize?${new URLSearchParams({
+    client_id: 'catalog-admin',
+    response_type: 'code',
+    scope: 'openid',
+    redirect_uri: ADMIN_REDIRECT_URI,
+    code_challenge: PKCE_CHALLENGE,
+    code_challenge_method: 'S256',
+  })}`;
+}
+
 /** Opens the login page as a browser would, each request carrying `headers`. */
 export async function openLogin(
   running: Pick<TestServer, 'url' | 'ca'>,
   headers: Record<string, string> = {},
 ): Promise<LoginForm> {
-  const params = new URLSearchParams({
-    client_id: 'catalog-admin',
-    response_type: 'code',
-    scope: 'openid',
-    redirect_uri: 'http://127.0.0.1/callback',
-    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-    code_challenge_method: 'S256',
-  });
-  const started = await rawRequest(`${running.url}/oauth2/authorize?${params}`, { ca: running.ca, headers });
+  const started = await rawRequest(adminAuthorizeUrl(running.url), { ca: running.ca, headers });
   const setCookie = started.headers['set-cookie'] ?? [];
   const cookie = (Array.isArray(setCookie) ? setCookie : [setCookie])
     .map((line) => line.split(';')[0])
