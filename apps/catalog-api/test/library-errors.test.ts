@@ -3,7 +3,7 @@ import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { ensureLocalTls, listen, type RunningServer, requestContext } from '@catalog/server-runtime';
 import { rawRequest } from '@catalog/server-runtime/testing';
 import Router from '@koa/router';
@@ -119,18 +119,45 @@ describe("the body parser's errors, each mapped to the contract's shape on a rea
     expect(reply.body).toMatchObject({ productCode: 'GZ-1' });
   });
 
-  it('answers an unknown Content-Encoding (inflation throws status 415) with 415 {message, requestId}', async () => {
-    const reply = await post({ 'Content-Encoding': 'zstd' }, product);
-    expect(reply.status).toBe(415);
-    expect(Object.keys(reply.body).sort()).toEqual(['message', 'requestId']);
-    expect(reply.body.message).toMatch(/gzip, deflate or br/);
+  it('accepts a body in each Content-Encoding the README names: gzip, deflate and br', async () => {
+    const encoders = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync };
+    for (const [encoding, encode] of Object.entries(encoders)) {
+      const record = Buffer.from(JSON.stringify({ productCode: `ENC-${encoding}`, name: 'Encoded widget' }));
+      const reply = await post({ 'Content-Encoding': encoding }, encode(record));
+      expect({ encoding, status: reply.status }).toEqual({ encoding, status: 201 });
+    }
   });
 
-  it('answers a gzip body that does not inflate (zlib Z_DATA_ERROR) with 400 VALIDATION_ERROR on field body', async () => {
-    const reply = await post({ 'Content-Encoding': 'gzip' }, Buffer.from('not gzip at all'));
-    expect(reply.status).toBe(400);
-    expect(reply.body).toMatchObject({ error: 'VALIDATION_ERROR', details: { field: 'body' } });
-  });
+  it.each(['zstd', 'foo', 'compress', 'gzip, br'])(
+    'answers a Content-Encoding it does not accept (%s) with 415 {message, requestId}',
+    async (encoding) => {
+      const reply = await post({ 'Content-Encoding': encoding }, product);
+      expect(reply.status).toBe(415);
+      expect(Object.keys(reply.body).sort()).toEqual(['message', 'requestId']);
+      expect(reply.body.message).toMatch(/gzip, deflate or br/);
+    },
+  );
+
+  const truncated = (body: Buffer) => body.subarray(0, Math.floor(body.length / 2));
+  it.each([
+    ['br', 'a body that is not brotli', Buffer.from('{"productCode":"GZ-1","name":"plain"}')],
+    ['br', 'a truncated brotli body', truncated(brotliCompressSync(Buffer.from('x'.repeat(1000))))],
+    ['gzip', 'a body that is not gzip', Buffer.from('not gzip at all')],
+    ['gzip', 'a truncated gzip body', truncated(gzipSync(product))],
+    ['deflate', 'a body that is not deflate', Buffer.from('not deflate at all')],
+  ])(
+    'answers Content-Encoding %s with %s by 400 VALIDATION_ERROR: the body could not be decoded',
+    async (encoding, _what, body) => {
+      const reply = await post({ 'Content-Encoding': encoding }, body);
+      expect(reply.status).toBe(400);
+      expect(reply.body).toEqual({
+        message: `body could not be decoded as Content-Encoding ${encoding}`,
+        error: 'VALIDATION_ERROR',
+        requestId: expect.any(String),
+        details: { field: 'body', reason: `could not be decoded as Content-Encoding ${encoding}` },
+      });
+    },
+  );
 
   it('answers JSON that does not parse (co-body 400 SyntaxError) with 400 VALIDATION_ERROR "must be valid JSON"', async () => {
     const reply = await post({}, Buffer.from('{"productCode": '));

@@ -23,18 +23,32 @@ function depthExceeds(value: unknown, max: number): boolean {
 const unreadable = (reason: string): ValidationIssue => ({ field: 'body', reason, code: 'VALIDATION_ERROR' });
 
 /**
+ * Codes of the errors node:zlib raises for data that does not decode: zlib's own (`Z_DATA_ERROR`,
+ * `Z_BUF_ERROR` for a truncated stream) for gzip and deflate, and the brotli decoder's
+ * (`ERR__ERROR_FORMAT_PADDING_2`…: "ERR_" and the decoder's error name) for br, which carry no `Z_`.
+ */
+const DECODING_ERROR_CODE = /^(?:Z_|ERR__ERROR_)/;
+
+const isDecodingError = (error: unknown): boolean => {
+  const { errno, code } = (typeof error === 'object' && error !== null ? error : {}) as {
+    errno?: unknown;
+    code?: unknown;
+  };
+  return typeof errno === 'number' && typeof code === 'string' && DECODING_ERROR_CODE.test(code);
+};
+
+/**
  * The body parser's errors the service expects, each in the contract's terms (its own messages are
  * not passed on): raw-body's 413 (`entity.too.large`) and inflation's 415 (an unknown
  * Content-Encoding) are thrown as such; JSON that does not parse (co-body's 400 SyntaxError), a
- * compressed body that does not inflate (zlib's `Z_*` codes) and a body shorter or longer than its
+ * compressed body that does not decode (node:zlib's errors) and a body shorter or longer than its
  * Content-Length (`request.size.invalid`, `request.aborted`) are the caller's invalid body. Anything
  * else is rethrown: the generic 500, logged.
  */
-function bodyParserIssue(error: unknown): ValidationIssue {
-  const { status, type, code } = (typeof error === 'object' && error !== null ? error : {}) as {
+function bodyParserIssue(error: unknown, encoding: string): ValidationIssue {
+  const { status, type } = (typeof error === 'object' && error !== null ? error : {}) as {
     status?: unknown;
     type?: unknown;
-    code?: unknown;
   };
   if (type === 'entity.too.large')
     throw new ServiceError(413, undefined, `The request body is larger than ${JSON_BODY_LIMIT}`);
@@ -46,8 +60,7 @@ function bodyParserIssue(error: unknown): ValidationIssue {
     );
   }
   if (error instanceof SyntaxError && status === 400) return unreadable('must be valid JSON');
-  if (typeof code === 'string' && code.startsWith('Z_'))
-    return unreadable('must be valid data of its Content-Encoding');
+  if (isDecodingError(error)) return unreadable(`could not be decoded as Content-Encoding ${encoding}`);
   if (type === 'request.size.invalid' || type === 'request.aborted')
     return unreadable('must be as long as its Content-Length says');
   throw error;
@@ -63,7 +76,7 @@ export async function readJsonBody(ctx: Context): Promise<ValidationIssue | unde
   try {
     await parse(ctx as never, async () => undefined);
   } catch (error) {
-    return bodyParserIssue(error);
+    return bodyParserIssue(error, ctx.get('Content-Encoding'));
   }
   if (depthExceeds(ctx.request.body, JSON_BODY_MAX_DEPTH)) {
     return {
