@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RateLimitConfig } from '../../src/config/config.ts';
+import { loadCatalogApiConfig, type RateLimitConfig } from '../../src/config/config.ts';
 import type { LimitVerdict, RequestLimiter } from '../../src/limits/request-limiter.ts';
 import type { ApiLimiter } from '../../src/metrics/catalog-metrics.ts';
 
@@ -13,6 +13,8 @@ const WINDOW = 5 * MINUTE;
 const START = 1_000_000;
 
 const OFF: RateLimitConfig = { rps: 0, burst: 0, ipPer5Min: 0, ipWindowMs: WINDOW };
+/** What the API enforces when no RATE_LIMIT_* is set: the limits counted below must be spec 8's. */
+const DEFAULTS = loadCatalogApiConfig({ DATA_DIR: '/tmp/catalog-limits-contract' }).rateLimits;
 
 /** The rules every RequestLimiter keeps (spec 8), whatever holds its counts. */
 export function requestLimiterContract(adapter: string, factory: RequestLimiterFactory): void {
@@ -124,6 +126,52 @@ export function requestLimiterContract(adapter: string, factory: RequestLimiterF
       expect((await limiter.admit('203.0.113.7')).admitted).toBe(false);
       expect((await limiter.admit('198.51.100.1')).admitted).toBe(true);
       expect(await limiter.admit('198.51.100.2')).toEqual(refusal('gateway_throttle', SECOND));
+    });
+
+    it('with the default limits, 100 requests get through at once, then exactly 50 in each saturated second: 60 asked a second for 5 seconds, 10 refused in each', async () => {
+      const { clock, admitted } = await open(DEFAULTS);
+      const fromMany = async (count: number) => {
+        let passed = 0;
+        for (let i = 0; i < count; i += 1) passed += await admitted(1, `198.51.100.${i % 200}`);
+        return passed;
+      };
+      expect(await fromMany(150)).toBe(100);
+      for (let second = 1; second <= 5; second += 1) {
+        clock.now = START + second * SECOND;
+        expect(await fromMany(60)).toBe(50);
+      }
+    });
+
+    it('with the default limits and the burst spent, 51 requests in a second get one refusal: the sustained rate is 50, not 51', async () => {
+      const { clock, limiter, admitted } = await open(DEFAULTS);
+      expect(await admitted(100, '198.51.100.1')).toBe(100);
+      clock.now = START + SECOND;
+      expect(await admitted(50, '198.51.100.2')).toBe(50);
+      expect(await limiter.admit('198.51.100.3')).toEqual(refusal('gateway_throttle', SECOND));
+      // A minute after it was spent, the burst is there again.
+      clock.now = START + MINUTE;
+      expect(await admitted(101, '198.51.100.4')).toBe(100);
+    });
+
+    it('with the default limits, an address gets 1,000 requests in 5 minutes, then is refused until its oldest requests leave the window, retrying or not', async () => {
+      const { clock, limiter, admitted } = await open(DEFAULTS);
+      // Ten a second, well under the throttle: only the address's window can refuse.
+      for (let second = 0; second < 100; second += 1) {
+        clock.now = START + second * SECOND;
+        expect(await admitted(10)).toBe(10);
+      }
+      clock.now = START + 100 * SECOND;
+      // Its first 10 s (100 requests) leave the window 5 minutes after they began.
+      expect(await limiter.admit('203.0.113.7')).toEqual(refusal('ip_window', WINDOW - 100 * SECOND));
+      expect(await admitted(1, '198.51.100.9')).toBe(1);
+      for (let second = 100; second < 300; second += 20) {
+        clock.now = START + second * SECOND;
+        expect(await admitted(5)).toBe(0);
+      }
+      clock.now = START + WINDOW - 1;
+      expect(await admitted(1)).toBe(0);
+      clock.now = START + WINDOW;
+      expect(await admitted(101)).toBe(100);
     });
 
     it('admits everything when both limits are off', async () => {
