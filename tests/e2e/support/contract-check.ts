@@ -2,7 +2,6 @@
 // document gives for that operation and status, no `data` in an error body (spec 4.4 step 5, 7.2), and
 // the X-Request-Id header the document makes required.
 import {
-  CATALOG_OPERATIONS,
   type CatalogOperationId,
   catalogApiDocument,
   validateAuthServerResponse,
@@ -30,32 +29,6 @@ export function catalogReplyProblems(operationId: CatalogOperationId, answer: Ra
   }
   if (typeof answer.headers['x-request-id'] !== 'string') problems.push('no X-Request-Id header');
   return problems;
-}
-
-/**
- * Departures from the document that a dedicated test reports on its own (and fails until fixed), so
- * that the fuzz properties go on looking for other defects: the name of that test, or undefined.
- */
-export function knownGap(operationId: string, answer: RawAnswer, problem: string): string | undefined {
-  const operation = CATALOG_OPERATIONS.get(operationId as CatalogOperationId);
-  const bodyRoute = operation !== undefined && takesBody(operation.path, operation.method);
-  if (
-    bodyRoute &&
-    (answer.status === 413 || answer.status === 415) &&
-    problem.startsWith('document: status')
-  ) {
-    const body = answer.body as { message?: unknown } | undefined;
-    // Still an error body: only the status is missing from the document.
-    if (typeof body?.message === 'string' && !('data' in body)) return '413/415 not in the document';
-  }
-  if (
-    operationId === 'getHealth' &&
-    answer.status === 200 &&
-    problem === 'document: service is not allowed'
-  ) {
-    return 'GET /health body not in the document';
-  }
-  return undefined;
 }
 
 /** Problems of an answer of the token server's token endpoint. */
