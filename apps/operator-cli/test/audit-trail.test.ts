@@ -62,7 +62,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe('operator commands record their audit events as operator-cli (issue 18)', () => {
-  it('users add records admin-user.create and users disable admin-user.disable, with the email and groups only', async () => {
+  it('users add records admin-user.create and users disable admin-user.disable, with the email and groups only, and disable says issued ID tokens are refused at once', async () => {
     const added = await admin(
       dataDir,
       ['users', 'add', '--email', 'ops@example.com', '--group', 'admin', '--group', 'ops'],
@@ -70,7 +70,13 @@ describe('operator commands record their audit events as operator-cli (issue 18)
     );
     expect(added.code).toBe(0);
     const userId = added.stdout.trim();
-    expect((await admin(dataDir, ['users', 'disable', '--email', 'ops@example.com'])).code).toBe(0);
+    const disabled = await admin(dataDir, ['users', 'disable', '--email', 'ops@example.com']);
+    expect(disabled.code).toBe(0);
+    // The catalog API reads the account on every request: a disabled admin's tokens stop at once.
+    expect(disabled.stderr).toBe(
+      'disabled ops@example.com: no new sign-in, and the catalog API refuses its ID tokens already issued from the next request\n',
+    );
+    expect(disabled.stderr).not.toMatch(/expire within/);
     // Disabling an account already disabled changes nothing and records nothing.
     expect((await admin(dataDir, ['users', 'disable', '--email', 'ops@example.com'])).code).toBe(0);
 

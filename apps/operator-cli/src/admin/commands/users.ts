@@ -51,7 +51,9 @@ export async function runUsersDisable(env: AdminEnv, input: { email: string }, o
       email: input.email,
       audit: OPERATOR_AUDIT,
     });
-    output.err(`disabled ${user.email}: no new sign-in; ID tokens already issued expire within the hour`);
+    output.err(
+      `disabled ${user.email}: no new sign-in, and the catalog API refuses its ID tokens already issued from the next request`,
+    );
   } finally {
     await store.close();
   }
