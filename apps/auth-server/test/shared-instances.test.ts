@@ -97,10 +97,25 @@ async function tokenStatuses(
   return statuses;
 }
 
-const warnings = (instance: Instance) =>
-  instance.logs.filter((entry) => entry.level === WARN && /Redis cannot answer/.test(entry.msg));
-const recovered = (instance: Instance) =>
-  instance.logs.some((entry) => entry.level === INFO && /Redis answers again/.test(entry.msg));
+/** An instance's outage lines in order: a warning when one starts, a line when Redis answers again. */
+const outageLines = (instance: Instance) =>
+  instance.logs.flatMap((entry) => {
+    if (entry.level === WARN && /Redis cannot answer/.test(entry.msg)) return ['down'];
+    if (entry.level === INFO && /Redis answers again/.test(entry.msg)) return ['back'];
+    return [];
+  });
+const recovered = (instance: Instance) => outageLines(instance).at(-1) === 'back';
+
+/**
+ * One warning per outage, and the instance in the state `now`. A loaded machine may see Redis miss
+ * its command time-out outside the cut too, which is an outage of its own (with its own warning);
+ * the rule is that no outage warns twice, so the lines alternate.
+ */
+function expectOneWarningPerOutage(instance: Instance, now: 'down' | 'back') {
+  const lines = outageLines(instance);
+  expect(lines).toEqual(lines.map((_, index) => (index % 2 === 0 ? 'down' : 'back')));
+  expect(lines.at(-1)).toBe(now);
+}
 
 describe('two token servers sharing one store and one Redis behave as one', () => {
   it('completes an admin sign-in whose every step goes to the other instance, with an ID token either verifies', async () => {
@@ -150,7 +165,7 @@ describe('two token servers sharing one store and one Redis behave as one', () =
     expect(statuses).toEqual([303, 303, 303, 503, 503]);
   });
 
-  it('with Redis cut: still issues integrators their tokens, limits each instance on its own with one warning, answers sign-in pages 503; restored: shared again', async () => {
+  it('with Redis cut: still issues integrators their tokens, limits each instance on its own with one warning per outage, answers sign-in pages 503; restored: shared again', async () => {
     proxy = await RedisFaultProxy.start(inject('redisUrl'));
     const { deployed, instances } = await deploy(
       { TOKEN_RATE_LIMIT_CLIENT_PER_MIN: '3', SIGN_IN_RATE_LIMIT_IP_PER_15MIN: '0' },
@@ -165,7 +180,7 @@ describe('two token servers sharing one store and one Redis behave as one', () =
     expect(await tokenStatuses([one, one, one, one], client)).toEqual([200, 200, 200, 429]);
     expect(await tokenStatuses([other, other, other, other], client)).toEqual([200, 200, 200, 429]);
     for (const instance of instances) {
-      expect(warnings(instance)).toHaveLength(1);
+      expectOneWarningPerOutage(instance, 'down');
       expect(await instance.fallbacks()).toBeGreaterThanOrEqual(4);
     }
 
@@ -199,7 +214,7 @@ describe('two token servers sharing one store and one Redis behave as one', () =
         await requestToken(instance, { clientId: 'unknown', clientSecret: 'x' });
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    for (const instance of instances) expect(warnings(instance)).toHaveLength(1);
+    for (const instance of instances) expectOneWarningPerOutage(instance, 'back');
     const fresh = await deployed.createClient();
     expect(await tokenStatuses([one, other, one, other, one], fresh)).toEqual([200, 200, 200, 429, 429]);
     // The sign-in started before the cut carries on, and a new one completes across both.

@@ -16,7 +16,10 @@ export interface RedisOutageMessages {
  * lapse; `onFallback` hears of each call so decided (the metric). One warning when an outage
  * starts and one line when Redis answers again, however many limiters share this state. During an
  * outage one call per REDIS_RECHECK_MS tries Redis, so a Redis that hangs delays one call a second
- * by the command time-out instead of every call.
+ * by the command time-out instead of every call. Only a call made since the last change of state can
+ * change it again: calls in flight when the state changed answer late, and a late success must not
+ * end the outage that a later failure started (nor a late failure start a new one), or one outage
+ * would log its warning twice.
  */
 export class RedisOutage {
   readonly #logger: Logger;
@@ -25,6 +28,7 @@ export class RedisOutage {
   readonly #now: () => number;
   #outage = false;
   #lastAttempt = Number.NEGATIVE_INFINITY;
+  #changes = 0;
 
   constructor(options: {
     readonly logger: Logger;
@@ -42,21 +46,27 @@ export class RedisOutage {
     const now = this.#now();
     if (this.#outage && now - this.#lastAttempt < REDIS_RECHECK_MS) return this.#fallBack(local);
     this.#lastAttempt = now;
+    const changesBefore = this.#changes;
     let result: T;
     try {
       result = await shared();
     } catch (error) {
-      if (!this.#outage) {
-        this.#outage = true;
+      if (!this.#outage && this.#changes === changesBefore) {
+        this.#change(true);
         this.#logger.warn({ err: error }, this.#messages.down);
       }
       return this.#fallBack(local);
     }
-    if (this.#outage) {
-      this.#outage = false;
+    if (this.#outage && this.#changes === changesBefore) {
+      this.#change(false);
       this.#logger.info(this.#messages.back);
     }
     return result;
+  }
+
+  #change(outage: boolean): void {
+    this.#outage = outage;
+    this.#changes += 1;
   }
 
   #fallBack<T>(local: () => Promise<T>): Promise<T> {
