@@ -21,6 +21,7 @@ import { operationOf } from './metrics/operation-of.ts';
 import { consoleOrigins } from './oidc/admin-client.ts';
 import { mountProvider } from './oidc/mount-provider.ts';
 import type { ProviderHolder } from './oidc/provider-holder.ts';
+import { publicHost } from './oidc/public-host.ts';
 import { INTERACTION_PATH, OIDC_ROUTES } from './oidc/routes.ts';
 import type { AdminAccounts } from './ports/admin-accounts.ts';
 import type { AuditTrail } from './ports/audit-trail.ts';
@@ -69,6 +70,8 @@ export function createApp(deps: AuthServerDeps): Koa<RequestContextState> {
   if (config.transport.mode === 'behind-proxy') app.use(requireForwardedHttps(healthPath, readyPath));
   app.use(healthCheck(healthPath, 'auth-server'));
   app.use(readinessCheck(readyPath, deps.readiness, deps.shutdown));
+  // Past the probes, which answer before the provider (and so the public URL) is in service.
+  app.use(publicHost(deps.provider));
   app.use(
     tokenRateLimit(`${config.basePath}${OIDC_ROUTES.token}`, deps.tokenRequestsPerIp, () =>
       metrics.tokenOutcome('rate_limited'),
