@@ -59,10 +59,16 @@ export function providerConfiguration(input: ProviderConfigurationInput): Config
       url: (_ctx, interaction) => `${input.basePath}${INTERACTION_PATH}/${interaction.uid}`,
     },
     pkce: { required: () => true },
-    issueRefreshToken: () => false,
+    // Discovery advertises what is configured here: the admin client's code flow and client
+    // credentials, nothing implicit or hybrid. No refresh tokens: the admin client is not allowed the
+    // grant, so the default issueRefreshToken never issues one (a custom one would advertise the grant).
+    responseTypes: ['code'],
     renderError,
     features: {
       devInteractions: { enabled: false },
+      // Nothing here pushes authorization requests, and each pushed one was stored for a minute
+      // outside every limit.
+      pushedAuthorizationRequests: { enabled: false },
       dPoP: { enabled: false },
       clientCredentials: { enabled: true },
       introspection: { enabled: false },
