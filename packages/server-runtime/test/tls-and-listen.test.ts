@@ -131,13 +131,27 @@ describe('listening (spec 5.10: all requests use HTTPS; plain HTTP is not suppor
 
   it('lets an in-flight request finish when the server is asked to stop', async () => {
     const tls = await ensureLocalTls(dataDir);
-    const slow = (_req: unknown, res: import('node:http').ServerResponse) => {
-      setTimeout(() => res.end('done'), 300);
+    let signalStarted = () => {};
+    const started = new Promise<void>((resolve) => {
+      signalStarted = resolve;
+    });
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The handler answers only when the test lets it, so the request is in flight when close() is
+    // called however slowly the machine runs.
+    const held = (_req: unknown, res: import('node:http').ServerResponse) => {
+      signalStarted();
+      void released.then(() => res.end('done'));
     };
-    const server = await listen({ handler: slow, host: '127.0.0.1', port: 0, tls, portVariable: 'PORT' });
+    const server = await listen({ handler: held, host: '127.0.0.1', port: 0, tls, portVariable: 'PORT' });
     const pending = get(`https://localhost:${server.port}/`, tls.ca);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    await server.close(5_000);
+    await started;
+    // A close that did not wait would destroy the connection before the handler is released.
+    const closing = server.close(600_000);
+    release();
+    await closing;
     const reply = await pending;
     expect(reply.status).toBe(200);
     expect(reply.body).toBe('done');
