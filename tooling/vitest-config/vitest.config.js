@@ -1,0 +1,3 @@
+import { packageTestConfig } from './index.js';
+
+export default packageTestConfig();
