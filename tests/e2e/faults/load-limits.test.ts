@@ -4,30 +4,23 @@
 // throughout.
 //
 // Callers come from many loopback source addresses (127.0.x.y: every one of them is this machine), so
-// the shared throttle can be measured without one address running into its own per-IP window.
+// the shared throttle can be seen without one address running into its own per-IP window.
 //
-// The default run checks only what no machine's speed can change: the budget's lower bound (a fresh
-// burst gets at least 100 through), its upper bound for the time the load actually took (no more than
-// 50 per one-second window the load touched, plus the burst), the per-IP count (exact: the limiter
-// counts requests, not time), and that /health always answers. Timing measurements (each saturated
-// window within 5 % of 50, window lengths, /health latency) run under E2E_HEAVY, on a quiet machine.
+// Only counts and answers are checked, which no machine's speed can change: a fresh burst gets at
+// least 100 through (a slower sender only lets more windows open), each refusal is the throttle's 429
+// with Retry-After 1 or the window's with the rest of its 5 minutes, exactly 1,000 requests of one
+// address are counted (the limiter counts requests, not time), and /health always answers. How many
+// requests a second get through is the limiter's own test on an injected clock (catalog-api's
+// request-limiter contract, on the default configuration); rates and latencies are for benchmarks.
 import { closedLoopLoad } from '@catalog/server-runtime/load';
 import type { Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  pacedLoad,
-  type Sample,
-  SourceAddresses,
-  throttleWindows,
-  timedGet,
-} from '../support/load-callers.ts';
+import { type Sample, SourceAddresses, timedGet } from '../support/load-callers.ts';
 import { report, settings } from '../support/settings.ts';
 import { type E2EStack, startE2EStack } from '../support/stack.ts';
 
-const RPS = 50;
 const BURST = 100;
 const IP_WINDOW = settings.load.ipWindowLimit;
-const TOLERANCE = 0.05;
 
 let stack: E2EStack;
 let token: string;
@@ -38,10 +31,6 @@ const from = (address: string) => pools.from(address);
 
 const call = (dispatcher: Dispatcher, path: string, auth = true): Promise<Sample> =>
   timedGet(dispatcher, `${origin}${path}`, auth ? { authorization: `Bearer ${token}` } : {});
-
-/** An open loop: `rate` requests per second for `durationMs`, round-robin over `addresses`. */
-const pacedBrands = (rate: number, durationMs: number, addresses: readonly string[]) =>
-  pacedLoad(rate, durationMs, (i) => call(from(addresses[i % addresses.length] ?? '127.0.0.1'), '/brands'));
 
 const percentile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -75,19 +64,19 @@ afterAll(async () => {
 });
 
 describe('load at the documented limits (spec 8)', () => {
-  it('[8 Gateway throttle][7.1 429][8 Retry-After] the shared budget over every caller: a fresh burst gets at least 100 through, never more than 50 per second touched plus the burst; beyond it 429 {message} with Retry-After; /health is never limited', async () => {
+  it("[8 Gateway throttle][7.1 429][8 Retry-After] the shared budget over every caller: a fresh burst of 160 from 20 addresses gets at least the 100 of a burst through; every refusal is the throttle's 429 {message} with Retry-After 1; /health is never limited", async () => {
     const callers = Array.from({ length: 20 }, (_, i) => `127.0.1.${i + 21}`);
     // A fresh burst: creating the client above spent a point of the throttle's current one-second
     // window, and the windows restart only after a second without requests (waiting longer only helps).
     await new Promise((resolve) => setTimeout(resolve, 2_000));
-    const started = performance.now();
     const burst = await Promise.all(
       Array.from({ length: 160 }, (_, i) => call(from(callers[i % callers.length] ?? ''), '/brands')),
     );
     const burstAccepted = burst.filter((sample) => sample.status === 200).length;
     expect(burstAccepted).toBeGreaterThanOrEqual(BURST);
 
-    // Closed loop from every caller until the throttle has refused at least 20, /health polled meanwhile.
+    // Until the throttle has refused at least 20 (a machine slow enough to spread the burst over
+    // several windows sees its refusals here), /health polled meanwhile.
     const samples = [...burst];
     const refusedSoFar = () => samples.filter((sample) => sample.status === 429).length;
     let sent = 0;
@@ -101,95 +90,20 @@ describe('load at the documented limits (spec 8)', () => {
     );
     const health = await pollHealth(load, '127.0.3.3', 20);
     await load;
-    const seconds = (performance.now() - started) / 1000;
     const accepted = samples.filter((sample) => sample.status === 200).length;
-    report(
-      `shared budget: ${accepted} of ${samples.length} accepted in ${seconds.toFixed(2)} s (burst ${burstAccepted} of 160)`,
-    );
+    report(`shared budget: ${accepted} of ${samples.length} accepted (burst ${burstAccepted} of 160)`);
 
-    // The limiter's windows open at a request and last a second: a span of T seconds touches at most
-    // floor(T) + 1 of them, and the burst allowance (100 − 50) refills once a minute.
-    const allowed = RPS * (Math.floor(seconds) + 1) + (BURST - RPS) * (Math.floor(seconds / 60) + 1);
-    expect(accepted).toBeLessThanOrEqual(allowed);
     const refused = samples.filter((sample) => sample.status === 429);
     expect(refused.length).toBeGreaterThanOrEqual(20);
     expect(samples.every((sample) => sample.status === 200 || sample.status === 429)).toBe(true);
+    // No address comes near its 1,000: each refusal is the throttle's, whose window is a second.
     for (const sample of refused) {
       expect(JSON.parse(sample.body)).toEqual({ message: 'Too many requests' });
-      expect(sample.retryAfter).toBeGreaterThanOrEqual(1);
+      expect(sample.retryAfter).toBe(1);
     }
     expect(health.length).toBeGreaterThan(0);
     expect(health.every((sample) => sample.status === 200)).toBe(true);
   });
-
-  it.runIf(settings.heavy)(
-    '[8 Gateway throttle][7.1 429][8 Retry-After] E2E_HEAVY, on a quiet machine: a burst of 100, then 50 requests per second within 5% in every saturated window, over every caller; /health p99 under a second',
-    async () => {
-      const callers = Array.from({ length: 20 }, (_, i) => `127.0.1.${i + 1}`);
-      // Wait for a fresh one-second window, so the burst lands in one.
-      await new Promise((resolve) => setTimeout(resolve, 1_100));
-
-      // The burst: 160 at once, from every caller.
-      const burstStart = performance.now();
-      const burst = await Promise.all(
-        Array.from({ length: 160 }, (_, i) => call(from(callers[i % callers.length] ?? ''), '/brands')),
-      );
-      const burstSeconds = (performance.now() - burstStart) / 1000;
-      const burstAccepted = burst.filter((sample) => sample.status === 200).length;
-      report(`burst: ${burstAccepted} of 160 accepted in ${burstSeconds.toFixed(2)} s`);
-      expect(burstAccepted).toBeGreaterThanOrEqual(BURST * (1 - TOLERANCE));
-      // Every further one-second window the burst spilled into adds at most the sustained rate.
-      expect(burstAccepted).toBeLessThanOrEqual((BURST + RPS * Math.floor(burstSeconds)) * (1 + TOLERANCE));
-
-      // Sustained: twice the limit offered for the measured window, /health polled meanwhile.
-      const measured = pacedBrands(2 * RPS, settings.load.throttleWindowMs, callers);
-      const health = pollHealth(measured, '127.0.3.1', 50);
-      const samples = await measured;
-      const healthSamples = await health;
-
-      const refused = samples.filter((sample) => sample.status === 429);
-      expect(refused.length).toBeGreaterThan(0);
-      for (const sample of refused.slice(0, 20)) {
-        expect(JSON.parse(sample.body)).toEqual({ message: 'Too many requests' });
-        expect(sample.retryAfter).toBeGreaterThanOrEqual(1);
-      }
-      expect(samples.every((sample) => sample.status === 200 || sample.status === 429)).toBe(true);
-
-      const found = throttleWindows(samples);
-      const full = found.slice(1, -1);
-      const saturated = full.filter((window) => window.refused > 0);
-      const accepted = samples.filter((sample) => sample.status === 200).length;
-      const seconds = settings.load.throttleWindowMs / 1000;
-      report(
-        `sustained: ${accepted} accepted of ${samples.length} in ${seconds} s (${(accepted / seconds).toFixed(1)}/s ` +
-          `seen by the client); ${saturated.length} of ${full.length} full windows saturated, accepted per window: ` +
-          `${full.map((window) => window.accepted).join(' ')}`,
-      );
-      expect(full.length).toBeGreaterThanOrEqual(Math.floor(seconds) - 3);
-      expect(saturated.length).toBeGreaterThanOrEqual(Math.ceil(full.length * 0.7));
-      // Each saturated window let exactly its budget through, within 5%.
-      for (const window of saturated) {
-        expect(window.accepted).toBeGreaterThanOrEqual(RPS * (1 - TOLERANCE));
-        expect(window.accepted).toBeLessThanOrEqual(RPS * (1 + TOLERANCE));
-      }
-      // Windows last a second: the budget is per second, never more often.
-      for (let i = 1; i < found.length; i += 1) {
-        expect((found[i]?.start ?? 0) - (found[i - 1]?.start ?? 0)).toBeGreaterThanOrEqual(
-          1000 * (1 - TOLERANCE),
-        );
-      }
-      // Over the whole window, never more than the sustained rate (a slow client can only see less).
-      expect(accepted / seconds).toBeLessThanOrEqual(RPS * (1 + TOLERANCE) + RPS / seconds);
-
-      // /health: never limited, and quick.
-      const latencies = healthSamples.map((sample) => sample.doneAt - sample.sentAt);
-      report(
-        `/health under the throttle: ${healthSamples.length} calls, p99 ${percentile(latencies, 0.99).toFixed(1)} ms`,
-      );
-      expect(healthSamples.every((sample) => sample.status === 200)).toBe(true);
-      expect(percentile(latencies, 0.99)).toBeLessThan(1_000);
-    },
-  );
 
   it(`[8 Per-IP protection][7.1 429] one source address gets exactly ${IP_WINDOW} requests, then 429 with Retry-After pointing at when its first requests leave the window; other addresses are not blocked; /health is not counted and stays up`, async () => {
     const address = '127.0.2.1';
@@ -230,7 +144,7 @@ describe('load at the documented limits (spec 8)', () => {
     expect((await call(agent, '/health', false)).status).toBe(200);
   });
 
-  it('[8 Gateway throttle] /health keeps answering 200 while the API is saturated by a closed-loop load (latency reported; bounded under E2E_HEAVY)', async () => {
+  it('[8 Gateway throttle] /health keeps answering 200 while the API is saturated by a closed-loop load (latency reported, not judged)', async () => {
     // From the default address: its own window runs out at once, then every request is refused
     // cheaply; the server is as busy as a client can make it.
     const load = closedLoopLoad({
@@ -251,8 +165,5 @@ describe('load at the documented limits (spec 8)', () => {
     );
     expect(health.length).toBeGreaterThan(0);
     expect(health.every((sample) => sample.status === 200)).toBe(true);
-    // A latency bound means something only on a quiet machine: the heavy run checks it, the default
-    // run reports it.
-    if (settings.heavy) expect(percentile(latencies, 0.99)).toBeLessThan(1_500);
   });
 });

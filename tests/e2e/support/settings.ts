@@ -1,6 +1,6 @@
 // The one place the bad-input, fault and load suites read their settings from the environment.
 //
-//   E2E_HEAVY=1        many more fuzz runs, longer load windows, more kill rounds (not for CI)
+//   E2E_HEAVY=1        many more fuzz runs, longer saturation, more kill rounds (not for CI)
 //   E2E_SEED=<int>     the fuzz seed (default below; printed by every fuzz test so a failure can be replayed)
 //   E2E_FUZZ_RUNS=<n>  overrides the number of runs per fuzz property
 //   CHROMIUM_PATH=<p>  the browser of the console suite (default: Debian's /usr/bin/chromium)
@@ -79,8 +79,6 @@ export interface E2ESettings {
     readonly demoProducts: number;
   };
   readonly load: {
-    /** Measured window of the shared throttle (after the burst is spent). */
-    readonly throttleWindowMs: number;
     /** Closed-loop callers hammering the API. */
     readonly concurrency: number;
     /**
@@ -109,7 +107,6 @@ export const settings: E2ESettings = Object.freeze({
   }),
   faults: Object.freeze({ killRounds: heavy ? 5 : 1, demoProducts: heavy ? 3_000 : 400 }),
   load: Object.freeze({
-    throttleWindowMs: heavy ? 50_000 : 10_000,
     concurrency: heavy ? 64 : 24,
     ipWindowLimit: 1_000,
   }),
