@@ -47,6 +47,7 @@ export {
   importProducts,
   type LineProblem,
 } from './import/import-products.ts';
+export { canonicalEmail } from './model/admin-email.ts';
 export type * from './model/admin-user.ts';
 export { DISABLED_PASSWORD_MARK, isAdminUserDisabled } from './model/admin-user.ts';
 export type * from './model/audit-event.ts';

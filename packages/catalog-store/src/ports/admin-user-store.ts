@@ -2,7 +2,10 @@ import type { AdminUser, AdminUserPatch, NewAdminUser } from '../model/admin-use
 import type { AuditContext } from '../model/audit-event.ts';
 
 export interface AdminUserStore {
-  /** Emails are unique regardless of case; a duplicate is a ValidationError on `email`. */
+  /**
+   * The email is stored in its canonical form (canonicalEmail), and unique in it; a duplicate is a
+   * ValidationError on `email`. Lookups canonicalise the email they are given and compare exactly.
+   */
   /** With `audit`, appends 'admin-user.create' in the same transaction (never the password hash). */
   create(input: NewAdminUser, audit?: AuditContext): Promise<AdminUser>;
   getByEmail(email: string): Promise<AdminUser | undefined>;

@@ -1,4 +1,5 @@
 import { ClientRevokedError, ValidationError } from '../errors/request-errors.ts';
+import { canonicalEmail } from '../model/admin-email.ts';
 import { WEB_CHANNEL_SLUG_PATTERN } from '../model/web-channel.ts';
 
 // The rules of the admin-managed records that need no storage to decide. Every engine applies
@@ -14,11 +15,11 @@ export function checkChannelSlug(slug: string): void {
 
 export const channelSlugTaken = (): ValidationError => new ValidationError('slug', 'is already registered');
 
-/** An administrator's email, trimmed: one @ between two parts without spaces. */
+/** An administrator's email in its canonical form (model/admin-email.ts): one @ between two parts without spaces. */
 export function adminEmail(email: string): string {
-  const trimmed = email.trim();
-  if (!/^[^\s@]+@[^\s@]+$/.test(trimmed)) throw new ValidationError('email', 'must be an email address');
-  return trimmed;
+  const canonical = canonicalEmail(email);
+  if (!/^[^\s@]+@[^\s@]+$/.test(canonical)) throw new ValidationError('email', 'must be an email address');
+  return canonical;
 }
 
 export const adminEmailTaken = (): ValidationError => new ValidationError('email', 'is already registered');

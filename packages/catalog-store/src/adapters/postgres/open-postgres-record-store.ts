@@ -2,7 +2,7 @@ import type { RecordStore } from '../../ports/catalog-store.ts';
 import { loadIfEmpty } from './load-if-empty.ts';
 import { migratePostgres } from './migrate.ts';
 import { openPool, type PostgresConnectionOptions } from './open-pool.ts';
-import { PostgresAdminUserStore } from './postgres-admin-user-store.ts';
+import { canonicaliseStoredEmails, PostgresAdminUserStore } from './postgres-admin-user-store.ts';
 import { PostgresAuditLog } from './postgres-audit-log.ts';
 import { PostgresBrandStore } from './postgres-brand-store.ts';
 import { PostgresChangeFeed } from './postgres-change-feed.ts';
@@ -17,6 +17,7 @@ export async function openPostgresRecordStore(options: PostgresRecordStoreOption
   const pool = openPool(options);
   try {
     await migratePostgres(pool);
+    await canonicaliseStoredEmails(pool);
   } catch (error) {
     await pool.end();
     throw error;

@@ -2,17 +2,19 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { adminUserCreatedEvent, adminUserUpdatedEvent } from '../../audit/admin-user-events.ts';
 import { NotFoundError } from '../../errors/request-errors.ts';
+import { canonicalEmail } from '../../model/admin-email.ts';
 import type { AdminUser, AdminUserPatch, NewAdminUser } from '../../model/admin-user.ts';
 import type { AuditContext } from '../../model/audit-event.ts';
 import type { AdminUserStore } from '../../ports/admin-user-store.ts';
 import { adminEmail, adminEmailTaken } from '../../write-rules/record-rules.ts';
 import { toUser, type UserRow } from '../admin-user-row.ts';
+import { emailRewrites, type StoredEmail } from '../canonical-emails.ts';
 import { appendAuditEvent } from './postgres-audit-log.ts';
 import { inWriteTransaction } from './transaction.ts';
 
 const USER_COLUMNS = 'id, email, password_hash, groups, created_at, updated_at';
 const UNIQUE_VIOLATION = '23505';
-/** Migration 1's unique index on lower(email): emails are unique whatever their case. */
+/** Migration 3's unique index on the canonical email (model/admin-email.ts). */
 const EMAIL_INDEX = 'admin_users_email';
 
 function isDuplicateEmail(error: unknown): boolean {
@@ -40,6 +42,22 @@ async function insertUser(client: pg.PoolClient, input: NewAdminUser, ts: number
   }
 }
 
+/**
+ * Rewrites emails stored before they were canonical (../canonical-emails.ts). Each row is its own
+ * statement, conditional on the spelling read, so instances opening at once rewrite it once, and a
+ * form another account holds leaves the row as it was.
+ */
+export async function canonicaliseStoredEmails(pool: pg.Pool): Promise<void> {
+  const { rows } = await pool.query<StoredEmail>('SELECT id, email FROM admin_users');
+  for (const { id, from, to } of emailRewrites(rows)) {
+    try {
+      await pool.query('UPDATE admin_users SET email = $1 WHERE id = $2 AND email = $3', [to, id, from]);
+    } catch (error) {
+      if (!isDuplicateEmail(error)) throw error;
+    }
+  }
+}
+
 export class PostgresAdminUserStore implements AdminUserStore {
   readonly #pool: pg.Pool;
 
@@ -56,10 +74,9 @@ export class PostgresAdminUserStore implements AdminUserStore {
   }
 
   async getByEmail(email: string): Promise<AdminUser | undefined> {
-    // lower() on both sides, as the unique index has it, so that the lookup uses that index.
     const result = await this.#pool.query<UserRow>(
-      `SELECT ${USER_COLUMNS} FROM admin_users WHERE lower(email) = lower($1)`,
-      [email.trim()],
+      `SELECT ${USER_COLUMNS} FROM admin_users WHERE email = $1`,
+      [canonicalEmail(email)],
     );
     const row = result.rows[0];
     return row === undefined ? undefined : toUser(row);
@@ -71,9 +88,9 @@ export class PostgresAdminUserStore implements AdminUserStore {
   }
 
   async list(): Promise<AdminUser[]> {
-    // Case-blind byte order, as the embedded engine's NOCASE column sorts.
+    // Byte order, as the embedded engine's NOCASE column sorts canonical (capital-free) emails.
     const result = await this.#pool.query<UserRow>(
-      `SELECT ${USER_COLUMNS} FROM admin_users ORDER BY lower(email) COLLATE "C"`,
+      `SELECT ${USER_COLUMNS} FROM admin_users ORDER BY email COLLATE "C"`,
     );
     return result.rows.map(toUser);
   }

@@ -11,7 +11,7 @@ import { SearchPageCache } from './search/page-cache.ts';
 import { SqliteBrandSearch } from './search/sqlite-brand-search.ts';
 import { SqliteProductSearch } from './search/sqlite-product-search.ts';
 import { type SearchPoolObserver, SearchWorkerPool } from './search/worker-pool.ts';
-import { SqliteAdminUserStore } from './sqlite-admin-user-store.ts';
+import { canonicaliseStoredEmails, SqliteAdminUserStore } from './sqlite-admin-user-store.ts';
 import { SqliteAuditLog } from './sqlite-audit-log.ts';
 import { SqliteBrandStore } from './sqlite-brand-store.ts';
 import { SqliteChangeFeed } from './sqlite-change-feed.ts';
@@ -93,6 +93,7 @@ export function openSqliteCatalogue(options: SqliteCatalogStoreOptions): {
 } {
   const db = openDatabase(options.databasePath);
   migrate(db);
+  canonicaliseStoredEmails(db);
   setBeforeCommit(db, () => refreshStaleSearchDocuments(db));
   // Once per database; at 1M products about half a minute, in short transactions.
   backfillSearchDocuments(db);

@@ -2,14 +2,36 @@ import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import { adminUserCreatedEvent, adminUserUpdatedEvent } from '../../audit/admin-user-events.ts';
 import { NotFoundError } from '../../errors/request-errors.ts';
+import { canonicalEmail } from '../../model/admin-email.ts';
 import type { AdminUser, AdminUserPatch, NewAdminUser } from '../../model/admin-user.ts';
 import type { AuditContext } from '../../model/audit-event.ts';
 import type { AdminUserStore } from '../../ports/admin-user-store.ts';
 import { adminEmail, adminEmailTaken } from '../../write-rules/record-rules.ts';
 import { toUser, type UserRow } from '../admin-user-row.ts';
+import { emailRewrites, type StoredEmail } from '../canonical-emails.ts';
 import { appendAuditEvent } from './sqlite-audit-log.ts';
 import { statement } from './statement-cache.ts';
 import { inWriteTransaction } from './transaction.ts';
+
+/**
+ * Rewrites emails stored before they were canonical (../canonical-emails.ts), in one write
+ * transaction. The column keeps migration 1's NOCASE collation: canonical forms hold no ASCII
+ * capital, so NOCASE and exact comparison agree on them.
+ */
+export function canonicaliseStoredEmails(db: DatabaseSync): void {
+  const rows = statement(db, 'SELECT id, email FROM admin_users').all() as unknown as StoredEmail[];
+  const rewrites = emailRewrites(rows);
+  if (rewrites.length === 0) return;
+  inWriteTransaction(db, () => {
+    for (const { id, from, to } of rewrites) {
+      const holder = statement(db, 'SELECT id FROM admin_users WHERE email = ?').get(to) as
+        | { id: string }
+        | undefined;
+      if (holder !== undefined && holder.id !== id) continue;
+      statement(db, 'UPDATE admin_users SET email = ? WHERE id = ? AND email = ?').run(to, id, from);
+    }
+  });
+}
 
 export class SqliteAdminUserStore implements AdminUserStore {
   readonly #db: DatabaseSync;
@@ -41,7 +63,7 @@ export class SqliteAdminUserStore implements AdminUserStore {
   }
 
   async getByEmail(email: string): Promise<AdminUser | undefined> {
-    const row = this.#row('email', email.trim());
+    const row = this.#row('email', canonicalEmail(email));
     return row === undefined ? undefined : toUser(row);
   }
 

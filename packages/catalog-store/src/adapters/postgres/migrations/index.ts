@@ -1,5 +1,6 @@
 import type { Migration } from '../../migration.ts';
 import { initialSchema } from './0001-initial-schema.ts';
 import { signingKeySet } from './0002-signing-key-set.ts';
+import { adminEmailExact } from './0003-admin-email-exact.ts';
 
-export const MIGRATIONS: readonly Migration[] = [initialSchema, signingKeySet];
+export const MIGRATIONS: readonly Migration[] = [initialSchema, signingKeySet, adminEmailExact];
