@@ -36,6 +36,8 @@ const behindNginx = (shared: ClusterShared, instance: InstancePlace) => ({
   // Plain HTTP on loopback, for nginx alone; X-Forwarded-Proto: https required on every request.
   HOST: '127.0.0.1',
   TRUST_PROXY: 'true',
+  // nginx reaches the instances from loopback: only its X-Forwarded-* headers are believed.
+  TRUSTED_PROXIES: '127.0.0.1',
   // Each instance's metrics listener on a free port of its own (logged on its `listening` line).
   METRICS_PORT: '0',
   AUTH_METRICS_PORT: '0',

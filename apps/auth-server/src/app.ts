@@ -8,6 +8,7 @@ import {
   requireForwardedHttps,
   type ShutdownState,
   securityHeaders,
+  trustedProxyHeaders,
 } from '@catalog/server-runtime';
 import Koa from 'koa';
 import type { Logger } from 'pino';
@@ -56,6 +57,7 @@ export function createApp(deps: AuthServerDeps): Koa<RequestContextState> {
   const { config, logger } = deps;
   // Behind the proxy the caller's address is the X-Forwarded-For entry the proxy appended (the last
   // one): earlier entries are whatever the caller sent, and the per-IP limits key on this address.
+  // Only a request from one of TRUSTED_PROXIES keeps that header (trustedProxyHeaders).
   const app = new Koa<RequestContextState>({
     proxy: config.transport.mode === 'behind-proxy',
     maxIpsCount: 1,
@@ -63,6 +65,8 @@ export function createApp(deps: AuthServerDeps): Koa<RequestContextState> {
   const healthPath = `${config.basePath}/health`;
   const readyPath = `${config.basePath}/ready`;
   const { metrics } = deps;
+  // Before anything reads the caller's address or protocol: only a trusted proxy's headers stay.
+  if (config.transport.mode === 'behind-proxy') app.use(trustedProxyHeaders(config.transport.trustedProxies));
   // First, so that every answer is counted, the refusals of the middleware below included.
   if (metrics.enabled) app.use(requestMetrics(metrics.registry, operationOf(config.basePath)));
   app.use(requestContext(logger));

@@ -128,6 +128,29 @@ describe('token endpoint rate limits (429 + Retry-After, body in the token error
     expectTokenRateLimited(await through('192.0.2.3, 203.0.113.7'));
     expect((await through('192.0.2.3, 203.0.113.8')).status).toBe(400);
   });
+  it('behind a proxy, a caller that is not one of TRUSTED_PROXIES cannot write the address the per-IP limit counts', async () => {
+    const proxy = '127.0.0.1';
+    const directCaller = '127.0.0.2';
+    const running = await start({
+      TRUST_PROXY: 'true',
+      TRUSTED_PROXIES: proxy,
+      TOKEN_RATE_LIMIT_IP_PER_MIN: '2',
+      TOKEN_RATE_LIMIT_CLIENT_PER_MIN: '0',
+    });
+    const form = { grant_type: 'client_credentials', client_id: 'unknown', client_secret: 'x', scope: SCOPE };
+    const forged = { 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': '203.0.113.7' };
+    // Around the proxy, on the instance's own port: a direct plain-HTTP request, refused before any limit.
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const direct = await postToken(running, form, forged, directCaller);
+      expect(direct.status).toBe(400);
+      expect(direct.json).toEqual({ message: expect.stringContaining('HTTPS only') });
+    }
+    // 203.0.113.7's window is whole: two requests through the proxy, then the limit.
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      expect((await postToken(running, form, forged, proxy)).json).toMatchObject({ error: 'invalid_client' });
+    }
+    expectTokenRateLimited(await postToken(running, form, forged, proxy));
+  });
 });
 
 describe('login page limits', () => {

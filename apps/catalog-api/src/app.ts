@@ -7,6 +7,7 @@ import {
   requireForwardedHttps,
   ShutdownState,
   securityHeaders,
+  trustedProxyHeaders,
 } from '@catalog/server-runtime';
 import type { CatalogStore } from '@catalog/store';
 import Router from '@koa/router';
@@ -60,12 +61,15 @@ export function createApp(deps: CatalogApiDeps): Koa<AppState> {
   const { config, logger, store } = deps;
   // Behind the proxy the caller's address is the X-Forwarded-For entry the proxy appended (the last
   // one): earlier entries are whatever the caller sent, and the per-IP limit keys on this address.
+  // Only a request from one of TRUSTED_PROXIES keeps that header (trustedProxyHeaders).
   const app = new Koa<AppState>({ proxy: config.transport.mode === 'behind-proxy', maxIpsCount: 1 });
   const healthPath = `${config.basePath}/health`;
   const readyPath = `${config.basePath}/ready`;
   const metrics = deps.metrics ?? new CatalogMetrics({ enabled: false });
   const router = new Router<AppState>({ prefix: config.basePath });
 
+  // Before anything reads the caller's address or protocol: only a trusted proxy's headers stay.
+  if (config.transport.mode === 'behind-proxy') app.use(trustedProxyHeaders(config.transport.trustedProxies));
   // First, so that every answer is counted, the refusals of the middleware below included.
   if (metrics.enabled) {
     const probes = new Map([

@@ -21,6 +21,7 @@ export { type ConnectionTimeouts, DEFAULT_CONNECTION_TIMEOUTS } from './http/con
 export { ListenError, type ListenOptions, listen, type RunningServer } from './http/listen.ts';
 export { serviceUrl } from './http/service-url.ts';
 export { onShutdownSignal } from './http/shutdown.ts';
+export { DEFAULT_TRUSTED_PROXIES, proxyAddressProblem, trustedPeers } from './http/trusted-proxies.ts';
 export { healthCheck } from './koa/health.ts';
 export {
   type ReadinessBody,
@@ -32,6 +33,7 @@ export {
 export { type RequestContextState, requestContext } from './koa/request-context.ts';
 export { requireForwardedHttps } from './koa/require-forwarded-https.ts';
 export { securityHeaders } from './koa/security-headers.ts';
+export { trustedProxyHeaders } from './koa/trusted-proxy-headers.ts';
 export { createLogger } from './logging/logger.ts';
 export * from './metrics/index.ts';
 export { connectRedis } from './redis/connect-redis.ts';

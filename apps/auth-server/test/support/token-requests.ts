@@ -15,10 +15,13 @@ export async function postToken(
   server: TestServer,
   form: Record<string, string>,
   headers: Record<string, string> = {},
+  /** The address to connect from (127.0.0.2: a caller other than a proxy on 127.0.0.1). */
+  localAddress?: string,
 ): Promise<TokenReply> {
   const reply = await rawRequest(`${server.url}/oauth2/token`, {
     method: 'POST',
     ca: server.ca,
+    ...(localAddress ? { localAddress } : {}),
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json', ...headers },
     body: new URLSearchParams(form).toString(),
   });

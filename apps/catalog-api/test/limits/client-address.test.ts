@@ -3,6 +3,10 @@ import { type LimitedApi, startLimitedApi, testKeyPrefix } from '../support/limi
 
 // Which address the per-IP limit counts: behind TRUST_PROXY the X-Forwarded-For entry the proxy
 // appended (the last), never the entries a caller wrote itself; without it, the header is ignored.
+// On loopback the proxy connects from 127.0.0.1, a caller going around it from 127.0.0.2.
+const PROXY = '127.0.0.1';
+const DIRECT_CALLER = '127.0.0.2';
+
 let api: LimitedApi | undefined;
 afterEach(async () => {
   await api?.stop();
@@ -27,6 +31,19 @@ describe('the address the per-IP limit counts', () => {
     expect((await via('198.51.100.7')).status).toBe(429);
     expect((await via('10.0.0.3, 198.51.100.7')).status).toBe(429);
     expect((await via('198.51.100.7, 198.51.100.8')).status).toBe(200);
+  });
+
+  it('behind TRUST_PROXY=true: a caller that is not one of TRUSTED_PROXIES cannot write the address (a direct plain-HTTP request, refused)', async () => {
+    api = await limited({ TRUST_PROXY: 'true', TRUSTED_PROXIES: PROXY });
+    const forged = { 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': '198.51.100.7' };
+    // Reaching the instance's port directly, past the proxy: neither dodging nor spending a window.
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      expect((await (api as LimitedApi).call(forged, DIRECT_CALLER)).status).toBe(400);
+    }
+    // 198.51.100.7's window is whole: the proxy's two requests for it pass, the third is limited.
+    expect((await (api as LimitedApi).call(forged, PROXY)).status).toBe(200);
+    expect((await (api as LimitedApi).call(forged, PROXY)).status).toBe(200);
+    expect((await (api as LimitedApi).call(forged, PROXY)).status).toBe(429);
   });
 
   it("without TRUST_PROXY: the connection's own address; X-Forwarded-For is ignored", async () => {

@@ -26,8 +26,11 @@ export interface LimitedApi {
   readonly metrics: CatalogMetrics;
   /** What the API logged at info or above. */
   readonly logs: LogEntry[];
-  /** GET /openapi.json, with these headers (behind TRUST_PROXY the X-Forwarded-Proto the proxy sends). */
-  call(headers?: Record<string, string>): Promise<RawReply>;
+  /**
+   * GET /openapi.json, with these headers (behind TRUST_PROXY the X-Forwarded-Proto the proxy sends),
+   * connecting from `localAddress` when given (127.0.0.2: a caller other than a proxy on 127.0.0.1).
+   */
+  call(headers?: Record<string, string>, localAddress?: string): Promise<RawReply>;
   /** catalog_rate_limit_fallbacks_total */
   fallbacks(): Promise<number>;
   stop(): Promise<void>;
@@ -81,8 +84,12 @@ export async function startLimitedApi(env: Record<string, string>): Promise<Limi
   return {
     metrics,
     logs,
-    call: (headers = {}) =>
-      rawRequest(`${base}/openapi.json`, { headers, ...(tls?.ca ? { ca: tls.ca } : {}) }),
+    call: (headers = {}, localAddress = undefined) =>
+      rawRequest(`${base}/openapi.json`, {
+        headers,
+        ...(tls?.ca ? { ca: tls.ca } : {}),
+        ...(localAddress ? { localAddress } : {}),
+      }),
     async fallbacks() {
       const metric = await metrics.registry.getSingleMetric('catalog_rate_limit_fallbacks_total')?.get();
       return metric?.values[0]?.value ?? 0;

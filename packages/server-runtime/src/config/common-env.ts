@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { type ConnectionTimeouts, DEFAULT_CONNECTION_TIMEOUTS } from '../http/connection-timeouts.ts';
+import { DEFAULT_TRUSTED_PROXIES, proxyAddressProblem } from '../http/trusted-proxies.ts';
 import { secretVariable } from './secret-variable.ts';
 
 /** Environment variables every server reads, with their validation rules. */
@@ -34,6 +35,18 @@ const drainMilliseconds = z.coerce
   .min(0, 'must be 0 (close at once) or more')
   .max(600_000, 'must be at most 600000 (ten minutes)')
   .default(5000);
+
+/** The peers whose X-Forwarded-* headers are believed: comma-separated addresses and CIDR blocks. */
+const trustedProxies = z
+  .string()
+  .transform((value) => value.split(',').map((entry) => entry.trim()))
+  .superRefine((entries, ctx) => {
+    for (const entry of entries) {
+      const problem = entry === '' ? 'has an empty entry' : proxyAddressProblem(entry);
+      if (problem !== undefined)
+        ctx.addIssue({ code: 'custom', message: `must list IP addresses or CIDR blocks: ${problem}` });
+    }
+  });
 
 export const httpsUrl = z
   .url({ protocol: /^https$/, error: 'must be an absolute https:// URL' })
@@ -96,6 +109,7 @@ export const commonServerEnv = z
     TLS_CERT_FILE: z.string().min(1).optional(),
     TLS_KEY_FILE: z.string().min(1).optional(),
     TRUST_PROXY: booleanFlag(false),
+    TRUSTED_PROXIES: trustedProxies.optional(),
     TLS_HANDSHAKE_TIMEOUT_MS: milliseconds(DEFAULT_CONNECTION_TIMEOUTS.tlsHandshakeMs),
     HTTP_HEADERS_TIMEOUT_MS: milliseconds(DEFAULT_CONNECTION_TIMEOUTS.headersMs),
     HTTP_REQUEST_TIMEOUT_MS: milliseconds(DEFAULT_CONNECTION_TIMEOUTS.requestMs),
@@ -110,6 +124,10 @@ export const commonServerEnv = z
     message: 'TRUST_PROXY=true means TLS ends at the proxy; do not also set TLS_CERT_FILE/TLS_KEY_FILE',
     path: ['TRUST_PROXY'],
   })
+  .refine((env) => env.TRUST_PROXY || env.TRUSTED_PROXIES === undefined, {
+    message: 'names the proxies TRUST_PROXY=true believes; set TRUST_PROXY=true too, or unset it',
+    path: ['TRUSTED_PROXIES'],
+  })
   .refine((env) => env.HTTP_HEADERS_TIMEOUT_MS <= env.HTTP_REQUEST_TIMEOUT_MS, {
     message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
     path: ['HTTP_HEADERS_TIMEOUT_MS'],
@@ -121,10 +139,19 @@ export type CommonServerEnv = z.output<typeof commonServerEnv>;
 export type TransportConfig =
   | { readonly mode: 'local-ca'; readonly dataDir: string }
   | { readonly mode: 'tls-files'; readonly certFile: string; readonly keyFile: string }
-  | { readonly mode: 'behind-proxy' };
+  | {
+      readonly mode: 'behind-proxy';
+      /** The TCP peers whose X-Forwarded-* headers are believed; anyone else is a direct caller. */
+      readonly trustedProxies: readonly string[];
+    };
 
 export function transportFrom(env: CommonServerEnv): TransportConfig {
-  if (env.TRUST_PROXY) return { mode: 'behind-proxy' };
+  if (env.TRUST_PROXY) {
+    return {
+      mode: 'behind-proxy',
+      trustedProxies: Object.freeze(env.TRUSTED_PROXIES ?? [...DEFAULT_TRUSTED_PROXIES]),
+    };
+  }
   if (env.TLS_CERT_FILE !== undefined && env.TLS_KEY_FILE !== undefined) {
     return { mode: 'tls-files', certFile: resolve(env.TLS_CERT_FILE), keyFile: resolve(env.TLS_KEY_FILE) };
   }

@@ -39,7 +39,7 @@ export interface ServiceSettingsWithData extends ServiceSettings {
 }
 
 /**
- * Parses the variables every server has (DATA_DIR, DATABASE_URL, REDIS_URL, HOST, BASE_PATH, LOG_LEVEL, TLS, TRUST_PROXY,
+ * Parses the variables every server has (DATA_DIR, DATABASE_URL, REDIS_URL, HOST, BASE_PATH, LOG_LEVEL, TLS, TRUST_PROXY and TRUSTED_PROXIES,
  * connection time-outs, the shutdown drain, its port, its public URL and its metrics listener) plus the service's own `extra` schema,
  * reporting all problems at once.
  */

@@ -154,7 +154,14 @@ export interface RawReply {
 /** One request on a fresh connection (no keep-alive pool), trusting `ca` when given. */
 export function rawRequest(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; ca?: string; body?: string } = {},
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    ca?: string;
+    body?: string;
+    /** The address to connect from (any 127.x.y.z on loopback): a caller other than the proxy. */
+    localAddress?: string;
+  } = {},
 ): Promise<RawReply> {
   const send = url.startsWith('https:') ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
@@ -167,6 +174,7 @@ export function rawRequest(
         ...(options.ca ? { ca: options.ca } : {}),
       },
       (res) => {
+        ...(options.localAddress ? { localAddress: options.localAddress } : {}),
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => {
