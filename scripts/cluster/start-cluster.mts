@@ -1,8 +1,9 @@
 // `pnpm start:cluster`: the topology of README "Deployment" on this machine. Two catalog API and two
 // token-server instances (the build output, as `pnpm start` runs it) on one PostgreSQL database and
 // one Redis, behind nginx terminating TLS with the local CA's certificate; demo data on the first
-// start; the URLs printed; Ctrl-C stops nginx, then every instance, and exits 0 (a second Ctrl-C
-// kills what is left at once).
+// start; the URLs printed; an instance that dies is started again after a back-off (supervisor.mts)
+// while nginx serves from the others; Ctrl-C stops nginx, then every instance, and exits 0 (a second
+// Ctrl-C kills what is left at once).
 import { spawnSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
@@ -17,6 +18,7 @@ import { authServerEnv, type ClusterShared, catalogApiEnv, operatorEnv } from '.
 import { type InstanceProcess, InstanceStartError, startInstance } from './instance-process.mts';
 import { writeNginxConfig } from './nginx-config.mts';
 import { findNginx, type NginxProcess, NginxStartError, startNginx } from './nginx-process.mts';
+import { type Supervised, type SupervisorEvent, supervise } from './supervisor.mts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const entry = {
@@ -46,6 +48,18 @@ function redisAnswers(url: string): Promise<boolean> {
     socket.once('error', () => done(false));
     socket.once('timeout', () => done(false));
   });
+}
+
+function describeEvent(event: SupervisorEvent): string {
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  switch (event.kind) {
+    case 'exited':
+      return `${event.name} exited (${event.how}); nginx serves from the others, restarting it in ${seconds(event.delayMs)}`;
+    case 'start-failed':
+      return `${event.name} did not start again (${(event.error as Error).message}); next try in ${seconds(event.delayMs)}`;
+    case 'restarted':
+      return `${event.name} is back`;
+  }
 }
 
 async function prepare(settings: ClusterSettings): Promise<{ nginx: string; shared: ClusterShared }> {
@@ -95,27 +109,23 @@ async function main(): Promise<void> {
     throw error;
   }
   const { nginx, shared } = await prepare(settings);
-  const instances: InstanceProcess[] = [];
+  const instances: Supervised<InstanceProcess>[] = [];
   let proxy: NginxProcess | undefined;
   let stopping = false;
 
   // nginx first, so that nothing new reaches an instance, then every instance (SIGINT: it finishes
-  // the requests in flight, writes its usage counts and exits 0).
+  // the requests in flight, writes its usage counts and exits 0). Only this stops the cluster: an
+  // instance that dies is restarted by its supervisor while nginx serves from the others.
   const stop = async (code: number) => {
     if (stopping) {
-      for (const instance of instances) instance.child.kill('SIGKILL');
+      for (const instance of instances) instance.current().child.kill('SIGKILL');
       proxy?.child.kill('SIGKILL');
       process.exit(130);
     }
     stopping = true;
     say('stopping: nginx, then every instance');
     await proxy?.stop();
-    await Promise.all(
-      instances.map(async (instance) => {
-        instance.child.kill('SIGINT');
-        await instance.exited;
-      }),
-    );
+    await Promise.all(instances.map((instance) => instance.stop()));
     say('cluster stopped');
     process.exit(code);
   };
@@ -123,21 +133,30 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop(0));
 
   const start = async (name: string, server: 'api' | 'auth', dataDir: string) => {
-    const place = { dataDir, port: 0 };
-    const instance = await startInstance({
+    let port = 0;
+    const instance = await supervise({
       name,
-      entry: entry[server],
-      env: server === 'api' ? catalogApiEnv(shared, place) : authServerEnv(shared, place),
-      write: say,
-      timeoutMs: INSTANCE_START_MS,
+      // A restart takes the port the first start was given: it is the one in nginx's upstream.
+      start: () => {
+        const place = { dataDir, port };
+        return startInstance({
+          name,
+          entry: entry[server],
+          env: server === 'api' ? catalogApiEnv(shared, place) : authServerEnv(shared, place),
+          write: say,
+          timeoutMs: INSTANCE_START_MS,
+        });
+      },
+      exited: (running) => running.exited,
+      stopProcess: async (running) => {
+        running.child.kill('SIGINT');
+        await running.exited;
+      },
+      onEvent: (event) => process.stderr.write(`start:cluster: ${describeEvent(event)}\n`),
     });
+    port = instance.current().port;
     instances.push(instance);
-    void instance.exited.then((code) => {
-      if (stopping) return;
-      process.stderr.write(`start:cluster: ${name} exited (${code}); stopping the cluster\n`);
-      void stop(1);
-    });
-    return instance;
+    return instance.current();
   };
 
   try {
@@ -233,7 +252,7 @@ function printUrls(
   say(`  operator commands on this cluster, in a shell that ran: set -a; . ${shown(operatorFile)}; set +a`);
   say("    printf '%s' 'a long admin password' | pnpm admin users add --email ops@example.com --group admin");
   say("    printf '%s' 'a long admin password' | pnpm --silent admin token --email ops@example.com");
-  say('Ctrl-C stops everything.');
+  say('An instance that dies is restarted; Ctrl-C stops everything.');
 }
 
 await main();

@@ -1,8 +1,9 @@
 // The catalog API's instances keep nothing a caller depends on: a revocation made through one is
 // enforced by the other from the next request, usage counted by both adds up exactly, and
-// catalog-sync gets every product exactly once while one instance is killed with -9 and restarted,
-// nginx sending its requests to the other. And nginx itself answers as the servers would: HTTPS
-// only, JSON error bodies, a caller's own X-Forwarded-Proto ignored.
+// catalog-sync gets every product exactly once while one instance is killed with -9 and restarted by
+// its supervisor, nginx sending its requests to the other (no GET through nginx fails meanwhile). And
+// nginx itself answers as the servers would: HTTPS only, JSON error bodies, a caller's own
+// X-Forwarded-Proto ignored.
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -141,12 +142,12 @@ describe('[4.4 step 6] catalog-sync through an instance killed with -9', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const [victim] = cluster.api;
-    await victim.kill();
+    const killed = await victim.kill();
     const pagesAtKill = pages;
     // Passive fail-over: the dead instance's connections are refused, and nginx sends the requests
-    // to the other one.
+    // to the other one until its supervisor has started it again.
     for (let i = 0; i < 10; i += 1) expect((await stack.api('/health')).status).toBe(200);
-    await victim.restart();
+    await killed.restarted();
     const [code] = await first.exited;
     const codes = [code];
     if (code !== 0) {
@@ -174,6 +175,46 @@ describe('[4.4 step 6] catalog-sync through an instance killed with -9', () => {
     } finally {
       await db.close();
     }
+  });
+});
+
+describe('[Deployment] an instance that dies is restarted while nginx serves from the others', () => {
+  it('an API instance killed with -9 is started again by its supervisor on its own port, and not one GET through nginx fails while it is down or until it is back', async () => {
+    const client = await stack.createClient(['products.read']);
+    const token = await stack.accessToken(client, ['products.read']);
+    const [victim] = cluster.api;
+    const killedPid = victim.service().child.pid;
+    const killed = await victim.kill();
+    let back = false;
+    const comeBack = killed.restarted().then(() => {
+      back = true;
+    });
+    // Sequential GETs for as long as it is down, bounded by count; a pause between them keeps the
+    // count from running out before a loaded machine has restarted the instance.
+    const MAX_GETS = 1_500;
+    const failed: Array<{ status: number; body: unknown }> = [];
+    let sent = 0;
+    while (!back && sent < MAX_GETS) {
+      const reply = await stack.api(search, { token });
+      sent += 1;
+      if (reply.status !== 200) failed.push({ status: reply.status, body: reply.body });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await comeBack;
+    report(`supervision: ${sent} GETs through nginx while api-1 was down, ${failed.length} failed`);
+    expect(failed).toEqual([]);
+    expect(victim.service().child.pid).not.toBe(killedPid);
+
+    // Back on its own port, the one in nginx's upstream: its /ready turns 200.
+    const deadline = Date.now() + 120_000;
+    let ready = await direct(victim, '/ready');
+    while (ready.status !== 200 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      ready = await direct(victim, '/ready');
+    }
+    expect(ready.status).toBe(200);
+    expect((await direct(victim, search, { token })).status).toBe(200);
+    for (let i = 0; i < 10; i += 1) expect((await stack.api(search, { token })).status).toBe(200);
   });
 });
 

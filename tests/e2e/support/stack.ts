@@ -93,7 +93,10 @@ export interface E2EStack {
   ): Promise<JsonReply>;
   /** kill -9 one server: no shutdown hooks run. */
   kill(name: ServerName): Promise<void>;
-  /** Starts a stopped or killed server again on the same port and DATA_DIR. */
+  /**
+   * Starts a stopped or killed server again on the same port and DATA_DIR (on a cluster its
+   * supervisor does that after kill(): this waits until it listens again).
+   */
   restart(name: ServerName): Promise<void>;
   stop(): Promise<void>;
 }
@@ -143,6 +146,7 @@ async function clusterServers(options: StackOptions): Promise<StackServers> {
 
 function serversOf(cluster: Cluster): StackServers {
   const first = (name: ServerName) => cluster[name][0];
+  const killed = new Map<ServerName, () => Promise<void>>();
   return {
     dataDir: cluster.dir,
     location: { engine: 'postgres', url: cluster.database.url, dataDir: cluster.dir },
@@ -151,8 +155,14 @@ function serversOf(cluster: Cluster): StackServers {
     authUrl: cluster.authUrl,
     ca: cluster.ca,
     service: (name) => first(name).service(),
-    kill: (name) => first(name).kill(),
-    restart: (name) => first(name).restart(),
+    async kill(name) {
+      killed.set(name, (await first(name).kill()).restarted);
+    },
+    async restart(name) {
+      const restarted = killed.get(name);
+      killed.delete(name);
+      await restarted?.();
+    },
     stop: () => cluster.stop(),
   };
 }

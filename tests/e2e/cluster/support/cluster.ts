@@ -22,6 +22,7 @@ import {
 } from '../../../../scripts/cluster/instance-env.mts';
 import { writeNginxConfig } from '../../../../scripts/cluster/nginx-config.mts';
 import { startNginx } from '../../../../scripts/cluster/nginx-process.mts';
+import { supervise } from '../../../../scripts/cluster/supervisor.mts';
 import { createPostgresDatabase, type PostgresDatabase } from '../../support/postgres-database.ts';
 import { settings } from '../../support/settings.ts';
 import { reservePort } from './ports.ts';
@@ -36,18 +37,22 @@ const INSTANCE_START_MS = 180_000;
 
 type Role = keyof typeof builtEntry;
 
-/** One instance, reachable past nginx as nginx reaches it: plain HTTP on loopback. */
+/**
+ * One instance, reachable past nginx as nginx reaches it: plain HTTP on loopback. Supervised as
+ * `pnpm start:cluster` supervises it (scripts/cluster/supervisor.mts): started again when it dies.
+ */
 export interface ClusterInstance {
   readonly name: string;
   /** `http://127.0.0.1:<port>`: send `X-Forwarded-Proto: https`, as callers.ts's direct() does. */
   readonly url: string;
-  /** The running process (a new one after restart()). */
+  /** The running process (a new one after each restart). */
   service(): SpawnedService;
-  /** kill -9: no shutdown hook runs (no usage flush, no drain). */
-  kill(): Promise<void>;
-  /** Starts it again, on the same port and DATA_DIR (after kill() or stop()). */
-  restart(): Promise<void>;
-  /** SIGTERM: flushes its usage counts, exits (SHUTDOWN_DRAIN_MS is 0 in tests). */
+  /**
+   * kill -9 (no shutdown hook runs: no usage flush, no drain); resolves once it has exited, with
+   * what restarted() waits for. The supervisor starts it again, on the same port and DATA_DIR.
+   */
+  kill(): Promise<{ restarted(): Promise<void> }>;
+  /** SIGTERM, supervision ended: flushes its usage counts, exits (SHUTDOWN_DRAIN_MS is 0 in tests). */
   stop(): Promise<void>;
 }
 
@@ -79,28 +84,39 @@ export interface ClusterOptions {
 let clustersStarted = 0;
 
 function startInstance(role: Role, name: string, port: number, env: Record<string, string>) {
-  const spawn = () =>
-    spawnService({ entry: builtEntry[role], env, sourceConditions: false, timeoutMs: INSTANCE_START_MS });
   return async (): Promise<ClusterInstance> => {
-    let service = await spawn();
-    const exitedYet = () => service.child.exitCode !== null || service.child.signalCode !== null;
+    const supervised = await supervise<SpawnedService>({
+      name,
+      start: () =>
+        spawnService({ entry: builtEntry[role], env, sourceConditions: false, timeoutMs: INSTANCE_START_MS }),
+      exited: async (service) => {
+        const { child } = service;
+        if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
+        return String(child.signalCode ?? child.exitCode);
+      },
+      stopProcess: async (service) => {
+        await service.stop();
+      },
+    });
     return {
       name,
       url: `http://127.0.0.1:${port}`,
-      service: () => service,
+      service: () => supervised.current(),
       async kill() {
-        if (exitedYet()) return;
-        const exited = once(service.child, 'exit');
-        service.child.kill('SIGKILL');
-        await exited;
+        const seen = supervised.starts();
+        const { child } = supervised.current();
+        if (child.exitCode === null && child.signalCode === null) {
+          const exited = once(child, 'exit');
+          child.kill('SIGKILL');
+          await exited;
+        }
+        return {
+          restarted: async () => {
+            await supervised.startedAfter(seen);
+          },
+        };
       },
-      async restart() {
-        if (!exitedYet()) await service.stop();
-        service = await spawn();
-      },
-      async stop() {
-        await service.stop();
-      },
+      stop: () => supervised.stop(),
     };
   };
 }
