@@ -4,9 +4,12 @@
 // then hands over to `pnpm run <script>`.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { installFingerprint, installIsFresh, writeStamp } from './lib/up-to-date.mjs';
 
 const PNPM_VERSION = '10.34.9';
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const script = process.argv[2];
 if (!script) {
   process.stderr.write('usage: node scripts/bootstrap.mjs <pnpm script>\n');
@@ -75,7 +78,14 @@ if (missing.length > 0) {
     process.exit(1);
   }
 }
-const install = run('pnpm', ['install', '--frozen-lockfile']);
-if (install.status !== 0) process.exit(install.status ?? 1);
+// pnpm's install takes tens of seconds even when it has nothing to do: skipped when the lockfile it
+// last installed is the current one and no manifest changed since (scripts/lib/up-to-date.mjs).
+const installStamp = join(root, 'node_modules', '.catalog-install.json');
+if (!installIsFresh(root, installStamp)) {
+  const installs = installFingerprint(root);
+  const install = run('pnpm', ['install', '--frozen-lockfile']);
+  if (install.status !== 0) process.exit(install.status ?? 1);
+  writeStamp(installStamp, installs);
+}
 const result = run('pnpm', ['run', script]);
 process.exit(result.status ?? 1);
