@@ -1,3 +1,4 @@
+import { canonicalEmail } from '@catalog/store';
 import { type ConcurrencyGate, GateFullError } from '../limits/concurrency-gate.ts';
 import type { AdminAccount, AdminAccounts } from '../ports/admin-accounts.ts';
 import type { AuditTrail } from '../ports/audit-trail.ts';
@@ -20,7 +21,7 @@ export type AuthenticationResult =
 const BUSY_RETRY_AFTER_SECONDS = 1;
 
 const findAccount = (accounts: AdminAccounts, email: string) =>
-  email.trim() === '' ? Promise.resolve(undefined) : accounts.findByEmail(email);
+  canonicalEmail(email) === '' ? Promise.resolve(undefined) : accounts.findByEmail(email);
 
 /** Why a checked sign-in failed, for the trail only: the page shows one message for all three. */
 function failureReason(account: AdminAccount | undefined): SignInFailureReason {

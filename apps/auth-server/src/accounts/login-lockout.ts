@@ -1,7 +1,12 @@
+import { canonicalEmail } from '@catalog/store';
 import type { EngagedLockOuts, LoginAttempt, LoginAttempts } from '../ports/login-attempts.ts';
 import type { RateLimiter } from '../ports/rate-limiters.ts';
 
-export const emailKey = (email: string) => email.trim().toLowerCase();
+/**
+ * An email is counted under the form the store looks accounts up by: every spelling that finds an
+ * account adds to, and is stopped by, that account's one count.
+ */
+const emailKey = canonicalEmail;
 
 /**
  * Lock-out by failure counts: an email after LOGIN_FAILURES_EMAIL_PER_15MIN failures, an address
