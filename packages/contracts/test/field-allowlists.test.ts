@@ -165,13 +165,16 @@ describe('spec 2.4: the M2M client', () => {
     expect(schemas.M2MClientCreated.additionalProperties).toBe(false);
   });
 
-  it('constrains clientId, clientName and description as 2.4 says', () => {
+  it('constrains clientId, clientName and description as 2.4 says, clientName narrowed to single spaces', () => {
     expect(schemas.ClientId.pattern).toBe('^[a-zA-Z0-9]{26}$');
-    expect(schemas.ClientName).toMatchObject({
-      minLength: 3,
-      maxLength: 100,
-      pattern: '^[a-zA-Z0-9\\s\\-_]+$',
-    });
+    expect(schemas.ClientName).toMatchObject({ minLength: 3, maxLength: 100 });
+    // Every name the contract accepts, spec 2.4's pattern accepts too; only its look-alikes are refused.
+    const spec = /^[a-zA-Z0-9\s\-_]+$/u;
+    const narrowed = new RegExp(schemas.ClientName.pattern, 'u');
+    for (const name of ['ERP sync_2-prod', 'a-b c_d', 'abc', 'A B C', '---', '_1_'])
+      expect([name, narrowed.test(name), spec.test(name)]).toEqual([name, true, true]);
+    for (const name of ['   ', ' abc', 'abc ', 'a  b', 'a\tb', 'a\nb', 'a\u00a0b', 'a\u2028b', '\ufeffabc'])
+      expect([name, narrowed.test(name), spec.test(name)]).toEqual([name, false, true]);
     expect(schemas.ClientDescription.maxLength).toBe(500);
     expect(schemas.ClientStatus.enum).toEqual(['active', 'revoked']);
   });

@@ -2932,10 +2932,18 @@ export const catalogApiDocument = {
       },
       "ClientName": {
         "type": "string",
-        "description": "3 to 100 characters; letters, digits, whitespace, hyphens and underscores.",
+        "description": "3 to 100 characters: ASCII letters, digits, hyphens and underscores, in words separated by single\nspaces (U+0020), with no space at either end. This narrows spec 2.4's `^[a-zA-Z0-9\\s\\-_]+$`, whose\n`\\s` also matches tabs, line breaks, no-break spaces, U+2028 and the byte-order mark: names that\nlook alike on screen but differ (`\"a  b\"`, `\"a\\u00a0b\"`, `\"   \"`) are refused rather than trimmed.\n",
         "minLength": 3,
         "maxLength": 100,
-        "pattern": "^[a-zA-Z0-9\\s\\-_]+$"
+        "pattern": "^[a-zA-Z0-9_\\-]+(?: [a-zA-Z0-9_\\-]+)*$",
+        "x-pattern-reason": "must be letters, digits, hyphens and underscores, in words separated by single spaces"
+      },
+      "PrintableName": {
+        "type": "string",
+        "description": "A name people read (a brand's, a web channel's): printable characters only, in words separated by\nsingle spaces (U+0020), with no space at either end, so not blank. Refused, not trimmed: control\ncharacters (Cc: tab, line feed, ESC, BEL…), format characters (Cf: the byte-order mark, zero-width\nand direction marks), surrogates and private-use characters (Cs, Co), line and paragraph separators\n(U+2028, U+2029) and every space but U+0020 (no-break spaces…).\n",
+        "minLength": 1,
+        "pattern": "^[^\\p{Cc}\\p{Cf}\\p{Cs}\\p{Co}\\p{Z}]+(?: [^\\p{Cc}\\p{Cf}\\p{Cs}\\p{Co}\\p{Z}]+)*$",
+        "x-pattern-reason": "must be printable characters in words separated by single spaces, with no space at either end"
       },
       "ClientDescription": {
         "type": "string",
@@ -3805,7 +3813,10 @@ export const catalogApiDocument = {
             "$ref": "#/components/schemas/Product/properties/description"
           },
           "brandName": {
-            "$ref": "#/components/schemas/Product/properties/brandName"
+            "type": "string",
+            "description": "Name of the product's brand: empty for none, else a PrintableName (a brand of that name is created\nwhen none exists, so the brand name's rule applies here too).\n",
+            "pattern": "^(?:[^\\p{Cc}\\p{Cf}\\p{Cs}\\p{Co}\\p{Z}]+(?: [^\\p{Cc}\\p{Cf}\\p{Cs}\\p{Co}\\p{Z}]+)*)?$",
+            "x-pattern-reason": "must be empty or printable characters in words separated by single spaces, with no space at either end"
           },
           "brandSlug": {
             "$ref": "#/components/schemas/Product/properties/brandSlug"
@@ -3979,7 +3990,8 @@ export const catalogApiDocument = {
             "readOnly": true
           },
           "name": {
-            "$ref": "#/components/schemas/Brand/properties/name"
+            "$ref": "#/components/schemas/PrintableName",
+            "description": "Brand name, as products carry it in brandName."
           },
           "slug": {
             "$ref": "#/components/schemas/Brand/properties/slug"
@@ -4216,8 +4228,8 @@ export const catalogApiDocument = {
             "$ref": "#/components/schemas/ChannelSlug"
           },
           "name": {
+            "$ref": "#/components/schemas/PrintableName",
             "type": "string",
-            "minLength": 1,
             "maxLength": 100,
             "description": "Display name for administrators."
           }

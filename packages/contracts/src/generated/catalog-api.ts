@@ -596,8 +596,21 @@ export interface components {
         ChannelSlug: string;
         /** @description The client ID, exactly 26 alphanumeric characters. */
         ClientId: string;
-        /** @description 3 to 100 characters; letters, digits, whitespace, hyphens and underscores. */
+        /**
+         * @description 3 to 100 characters: ASCII letters, digits, hyphens and underscores, in words separated by single
+         *     spaces (U+0020), with no space at either end. This narrows spec 2.4's `^[a-zA-Z0-9\s\-_]+$`, whose
+         *     `\s` also matches tabs, line breaks, no-break spaces, U+2028 and the byte-order mark: names that
+         *     look alike on screen but differ (`"a  b"`, `"a\u00a0b"`, `"   "`) are refused rather than trimmed.
+         */
         ClientName: string;
+        /**
+         * @description A name people read (a brand's, a web channel's): printable characters only, in words separated by
+         *     single spaces (U+0020), with no space at either end, so not blank. Refused, not trimmed: control
+         *     characters (Cc: tab, line feed, ESC, BEL…), format characters (Cf: the byte-order mark, zero-width
+         *     and direction marks), surrogates and private-use characters (Cs, Co), line and paragraph separators
+         *     (U+2028, U+2029) and every space but U+0020 (no-break spaces…).
+         */
+        PrintableName: string;
         /** @description Free text, at most 500 characters. */
         ClientDescription: string;
         /**
@@ -941,7 +954,11 @@ export interface components {
             productCode: string;
             name: string;
             description?: components["schemas"]["Product"]["description"];
-            brandName?: components["schemas"]["Product"]["brandName"];
+            /**
+             * @description Name of the product's brand: empty for none, else a PrintableName (a brand of that name is created
+             *     when none exists, so the brand name's rule applies here too).
+             */
+            brandName?: string;
             brandSlug?: components["schemas"]["Product"]["brandSlug"];
             range?: components["schemas"]["Product"]["range"];
             category?: components["schemas"]["Product"]["category"];
@@ -1007,7 +1024,8 @@ export interface components {
         /** @description The brand record of the admin routes. `id`, `createdAt` and `updatedAt` are set by the server. */
         AdminBrand: {
             readonly id: components["schemas"]["Brand"]["id"];
-            name: components["schemas"]["Brand"]["name"];
+            /** @description Brand name, as products carry it in brandName. */
+            name: components["schemas"]["PrintableName"];
             slug: components["schemas"]["Brand"]["slug"];
             /** @default false */
             archived: boolean;
@@ -1065,7 +1083,7 @@ export interface components {
         WebChannel: {
             slug: components["schemas"]["ChannelSlug"];
             /** @description Display name for administrators. */
-            name: string;
+            name: components["schemas"]["PrintableName"];
         };
         WebChannelList: {
             channels: components["schemas"]["WebChannel"][];
