@@ -33,8 +33,6 @@ export default packageTestConfig({
     postgres: ['support/postgres-preflight.ts'],
     cluster: ['support/postgres-preflight.ts', 'support/nginx-preflight.ts', REDIS_RUN_PREFIX_SETUP],
   }[engine],
-  testTimeout: 120_000,
-  hookTimeout: 180_000,
   // Each file brings up its own pair of servers; running files one at a time keeps CPU-bound
   // rate-limit and timing checks honest.
   fileParallelism: false,

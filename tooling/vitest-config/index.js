@@ -7,6 +7,7 @@
 //   TEST_DATABASE_URL  the PostgreSQL server the PostgreSQL adapter's tests create their database on
 import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { TEST_TIMEOUT_MS } from './start-timeouts.js';
 
 const conditions = ['source', ...defaultServerConditions];
 
@@ -38,14 +39,14 @@ export function packageTestConfig(test = {}) {
     ssr: { resolve: { conditions } },
     test: {
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-      // Generous on purpose: every test is sized to take a few seconds alone, but turbo runs the
-      // packages side by side on two cores, and with a second copy of the suite beside it the
-      // slowest (a few processes or 10,000 products each) took up to 24 s.
-      testTimeout: 60_000,
+      // Generous on purpose (start-timeouts.js): every test is sized to take a few seconds alone,
+      // but turbo runs the packages side by side on two cores, and a test that starts servers must
+      // outlast their start-up on a machine ten times slower.
+      testTimeout: TEST_TIMEOUT_MS,
       // The JSON report lets scripts/test-summary.mjs print one closing line for the whole repo.
       reporters: ['default', 'json'],
       outputFile: { json: '.vitest/results.json' },
-      hookTimeout: 60_000,
+      hookTimeout: TEST_TIMEOUT_MS,
       provide: { testSettings: readTestSettings() },
       ...test,
     },

@@ -66,7 +66,7 @@ describe('token server metrics', () => {
     metricsUrl = server.metricsUrl;
     ca = await readFile(join(dataDir, 'tls', 'ca.pem'), 'utf8');
     store = openSqliteCatalogStore({ databasePath: catalogDatabasePath(dataDir), searchWorkers: 1 });
-  }, 60_000);
+  });
   afterAll(async () => {
     await server?.stop();
     await store?.close();

@@ -148,7 +148,7 @@ describe('signing keys in the shared store on PostgreSQL (issue 16)', () => {
     }
     const { events } = await first.store.audit.list({ targetType: 'signing-key', limit: 10 });
     expect(events.map((event) => event.action)).toEqual(['signing-key.promote', 'signing-key.stage']);
-  }, 180_000);
+  });
 
   it('a token server given another pepper cannot open the set and does not start', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'auth-other-pepper-'));

@@ -16,7 +16,7 @@ beforeAll(async () => {
   writeOnly = (await stack.m2mToken(['products.write', 'brands.write'])).token;
   admin = await stack.idToken(['admin']);
   nonAdmin = await stack.idToken(['staff']);
-}, 120_000);
+});
 afterAll(() => stack?.stop());
 
 const anyProductId = async () => {

@@ -59,7 +59,7 @@ beforeAll(async () => {
     if (caller.kind === 'user')
       tokens.set(caller.name, await stack.idToken(caller.admin ? ['admin'] : ['staff']));
   }
-}, 120_000);
+});
 afterAll(() => stack?.stop());
 
 describe('access-control matrix: every route × every kind of caller (spec 4.1, 4.2, 5.4, 7.1)', () => {

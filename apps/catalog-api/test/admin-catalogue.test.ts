@@ -20,7 +20,7 @@ beforeAll(async () => {
   stack = await startStack({ demoProducts: 10 });
   admin = await stack.idToken(['admin']);
   reader = (await stack.m2mToken(['products.read', 'brands.read'])).token;
-}, 120_000);
+});
 afterAll(() => stack?.stop());
 
 const post = <T>(

@@ -21,7 +21,7 @@ let stack: Stack;
 
 beforeAll(async () => {
   stack = await startStack();
-}, 120_000);
+});
 afterAll(() => stack?.stop());
 
 const header = (reply: { headers: Record<string, string | string[] | undefined> }, name: string) =>
@@ -171,7 +171,7 @@ describe('the console assets', () => {
     } finally {
       await limited.stop();
     }
-  }, 120_000);
+  });
 });
 
 describe('the console under BASE_PATH, and without a build', () => {
@@ -189,7 +189,7 @@ describe('the console under BASE_PATH, and without a build', () => {
         consoleDir: `${emptyDir}/`,
       }),
     ]);
-  }, 120_000);
+  });
   afterAll(async () => {
     await Promise.all([prod?.stop(), unbuilt?.stop()]);
     await rm(emptyDir, { recursive: true, force: true });

@@ -11,7 +11,7 @@ beforeAll(async () => {
   stack = await startStack();
   admin = await stack.idToken(['admin']);
   reader = (await stack.m2mToken(['products.read'])).token;
-}, 120_000);
+});
 afterAll(() => stack?.stop());
 
 const write = (method: 'POST' | 'PUT', path: string, body: unknown) =>

@@ -37,7 +37,7 @@ describe('a withdrawn administrator is refused from the next request (both serve
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack();
-  }, 120_000);
+  });
   afterAll(async () => {
     await stack?.stop();
   });
@@ -100,7 +100,7 @@ describe('administrator status check unavailable: fail closed', () => {
         },
       }),
     });
-  }, 60_000);
+  });
   afterAll(async () => {
     await api?.stop();
   });

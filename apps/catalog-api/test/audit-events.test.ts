@@ -58,7 +58,7 @@ beforeAll(async () => {
   });
   adminUserId = user.id;
   admin = await obtainAdminIdToken({ authUrl: stack.auth.url, ca: stack.ca, email: ADMIN_EMAIL, password });
-}, 120_000);
+});
 afterAll(() => stack?.stop());
 
 describe('audit trail of the API routes (issue 18)', () => {

@@ -10,7 +10,7 @@ beforeAll(async () => {
   token = (await stack.m2mToken(['brands.read'])).token;
   const archived = await stack.store.brands.create({ name: 'Retired Tools Ltd' });
   archivedBrandId = (await stack.store.brands.archive(archived.id)).id;
-}, 120_000);
+});
 afterAll(() => stack?.stop());
 
 describe('GET /brands (spec 4.1)', () => {

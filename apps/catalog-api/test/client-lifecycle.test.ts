@@ -28,7 +28,7 @@ const create = (body: unknown) =>
 beforeAll(async () => {
   stack = await startStack({ demoProducts: 20 });
   admin = await stack.idToken(['admin']);
-}, 120_000);
+});
 afterAll(() => stack?.stop());
 
 describe('POST /oauth/clients (spec 4.2)', () => {

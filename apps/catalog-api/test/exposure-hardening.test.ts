@@ -16,7 +16,7 @@ let admin: string;
 beforeAll(async () => {
   stack = await startStack();
   admin = await stack.idToken(['admin']);
-}, 120_000);
+});
 afterAll(async () => {
   await stack?.stop();
 });
@@ -198,7 +198,7 @@ describe('the database and DATA_DIR are private to the service user (issue 13)',
       PUBLIC_AUTH_URL: stack.auth.url,
     });
     try {
-      const fresh = await spawnService({ entry: apiEntry, env: env(dataDir), timeoutMs: 60_000 });
+      const fresh = await spawnService({ entry: apiEntry, env: env(dataDir) });
       await fresh.stop();
       expect(((await stat(dataDir)).mode & 0o777).toString(8)).toBe('700');
       expect(((await stat(join(dataDir, 'catalog.sqlite'))).mode & 0o777).toString(8)).toBe('600');
@@ -206,7 +206,7 @@ describe('the database and DATA_DIR are private to the service user (issue 13)',
 
       await mkdir(shared);
       await chmod(shared, 0o755);
-      const exposed = await spawnService({ entry: apiEntry, env: env(shared), timeoutMs: 60_000 });
+      const exposed = await spawnService({ entry: apiEntry, env: env(shared) });
       await exposed.stop();
       const warning = exposed
         .output()
@@ -217,5 +217,5 @@ describe('the database and DATA_DIR are private to the service user (issue 13)',
     } finally {
       await rm(root, { recursive: true, force: true });
     }
-  }, 120_000);
+  });
 });

@@ -107,7 +107,7 @@ describe("the body parser's errors, each mapped to the contract's shape on a rea
   beforeAll(async () => {
     stack = await startStack();
     admin = await stack.idToken(['admin']);
-  }, 120_000);
+  });
   afterAll(() => stack?.stop());
 
   const post = (headers: Record<string, string>, body: Buffer) =>

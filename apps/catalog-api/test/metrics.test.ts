@@ -25,7 +25,7 @@ describe('metrics of a running API', () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack({ demoProducts: 30 });
-  }, 120_000);
+  });
   afterAll(async () => {
     await stack?.stop();
   });

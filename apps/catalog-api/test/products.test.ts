@@ -24,7 +24,7 @@ beforeAll(async () => {
   );
   const withRelations = all.find((p) => p.relatedProducts.some((r) => r.source === 'reverse') && !p.archived);
   sample = withRelations ?? (all[0] as ProductRecord);
-}, 120_000);
+});
 afterAll(() => stack?.stop());
 
 describe('GET /products/search parameters (spec 4.1)', () => {

@@ -42,7 +42,7 @@ describe('readiness over a store that becomes unreachable', () => {
         },
       }),
     });
-  }, 60_000);
+  });
   afterAll(async () => {
     await api?.stop();
   });

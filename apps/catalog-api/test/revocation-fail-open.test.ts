@@ -29,7 +29,7 @@ beforeAll(async () => {
       return { clients: switchable.clients };
     },
   });
-}, 60_000);
+});
 afterAll(async () => {
   await api?.stop();
 });

@@ -18,7 +18,7 @@ beforeAll(async () => {
       brandName: 'Zephyr Tools',
     })
   ).id;
-}, 120_000);
+});
 afterAll(() => stack?.stop());
 
 /**

@@ -13,7 +13,7 @@ beforeAll(async () => {
   const [first] = await stack.store.webChannels.list();
   if (first === undefined) throw new Error('the demo catalogue has no web channel');
   channel = first.slug;
-}, 120_000);
+});
 afterAll(() => stack?.stop());
 
 const preview = (query: string, token: string | null = admin) =>

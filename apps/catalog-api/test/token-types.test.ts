@@ -25,7 +25,7 @@ async function signWithServerKey(header: Record<string, string>, claims: Record<
 
 beforeAll(async () => {
   stack = await startStack({ demoProducts: 5 });
-}, 120_000);
+});
 afterAll(() => stack?.stop());
 
 describe('token types are never confused (spec 7.1: wrong-type token → 401)', () => {

@@ -9,7 +9,7 @@ beforeAll(async () => {
   stack = await startStack({ demoProducts: 5 });
   admin = await stack.idToken(['admin']);
   token = (await stack.m2mToken(['products.read'])).token;
-}, 120_000);
+});
 afterAll(() => stack?.stop());
 
 describe('request bodies (spec 4: JSON request bodies use application/json)', () => {

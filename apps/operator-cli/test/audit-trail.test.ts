@@ -54,10 +54,9 @@ beforeAll(async () => {
   const tokenServer = await spawnService({
     entry: TOKEN_SERVER,
     env: { DATA_DIR: dataDir, AUTH_SERVER_PORT: '0' },
-    timeoutMs: 60_000,
   });
   expect(await tokenServer.stop()).toBe(0);
-}, 120_000);
+});
 
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 

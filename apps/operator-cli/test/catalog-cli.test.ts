@@ -51,7 +51,7 @@ describe('pnpm catalog', () => {
     const missing = await catalog(['import', join(dir, 'nope.ndjson'), '--data-dir', dir]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('no such file');
-  }, 120_000); // four runs of the command, each several seconds on a loaded machine
+  });
 
   it('import reports bad lines by number and exits 1 without writing; a clean file exits 0', async () => {
     const bad = join(dir, 'bad.ndjson');

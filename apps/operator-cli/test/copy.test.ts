@@ -65,10 +65,9 @@ describe('pnpm catalog copy into PostgreSQL', () => {
     const tokenServer = await spawnService({
       entry: TOKEN_SERVER,
       env: { DATA_DIR: dir, AUTH_SERVER_PORT: '0' },
-      timeoutMs: 60_000,
     });
     expect(await tokenServer.stop()).toBe(0);
-  }, 120_000);
+  });
   afterAll(async () => {
     await database.drop();
     rmSync(dir, { recursive: true, force: true });

@@ -120,7 +120,7 @@ async function ndjsonIds(path: string): Promise<string[]> {
 }
 
 // Each test runs the command as a process, often more than once: seconds each, more on a loaded machine.
-describe('catalog-sync', { timeout: 90_000 }, () => {
+describe('catalog-sync', () => {
   it('a first run writes the whole catalogue as NDJSON, commits, logs JSON lines off a terminal, exits 0', async () => {
     const { out, checkpoint } = files();
     const result = await run([...common(), '--out', out, '--checkpoint', checkpoint]);
@@ -187,7 +187,7 @@ describe('catalog-sync', { timeout: 90_000 }, () => {
     expect((await run([...common(), '--out', join(dir, 'x.csv'), '--checkpoint', checkpoint])).code).toBe(
       EXIT.configuration,
     );
-  }, 120_000); // five runs of the command, each a few seconds on a loaded machine
+  });
 
   it('an unreachable server exits 75 (retryable) without committing', async () => {
     const { out, checkpoint } = files();

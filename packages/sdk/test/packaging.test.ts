@@ -31,7 +31,7 @@ beforeAll(async () => {
   await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', `./${tarball}`], {
     cwd: scratch,
   });
-}, 240_000);
+});
 afterAll(async () => {
   await stack?.stop();
   await rm(scratch, { recursive: true, force: true });

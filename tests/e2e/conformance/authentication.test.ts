@@ -25,7 +25,7 @@ beforeAll(async () => {
     m2mCaller(stack, ['products.read', 'brands.read']),
     m2mCaller(stack, ['products.write', 'brands.write']),
   ]);
-}, 180_000);
+});
 afterAll(() => stack?.stop());
 
 describe('5 rule 1: Authorization: Bearer <ACCESS_TOKEN>', () => {

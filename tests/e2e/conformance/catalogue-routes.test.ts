@@ -142,7 +142,7 @@ beforeAll(async () => {
   const all = await search(call, reader.token, { updatedAfter: '1970-01-01T00:00:00Z', size: 1 });
   nonArchivedTotal = all.body.pagination.total;
   demoBrand = all.body.data[0]?.brandName as string;
-}, 240_000);
+});
 afterAll(() => stack?.stop());
 
 describe('4.1 GET /products/search: query parameters', () => {

@@ -46,7 +46,7 @@ beforeAll(async () => {
   stack = await startE2EStack({ demoProducts: 50 });
   call = contractCall(stack);
   admin = await adminToken(stack);
-}, 180_000);
+});
 afterAll(() => stack?.stop());
 
 describe('3 transitions', () => {

@@ -60,7 +60,7 @@ beforeAll(async () => {
   faultyClient = sdkClient(faulty, faultyReader);
   const page = await settled('/products/search?size=1&sort=code');
   knownCode = (page.body as ProductSearchResponse).data[0]?.productCode as string;
-}, 240_000);
+});
 afterAll(async () => {
   await faultyClient?.close();
   await Promise.all([stack?.stop(), slow?.stop(), faulty?.stop()]);

@@ -104,7 +104,7 @@ beforeAll(async () => {
   reader = await stack.accessToken(credentials, ['products.read']);
   client = sdkClient(stack, credentials, { scopes: ['products.read'] });
   dir = await mkdtemp(join(tmpdir(), 'conformance-sync-'));
-}, 180_000);
+});
 afterAll(async () => {
   await client?.close();
   await stack?.stop();

@@ -60,7 +60,7 @@ beforeAll(async () => {
     m2mCaller(perIp, ['products.read']),
     m2mCaller(clearing, ['products.read']),
   ]);
-}, 180_000);
+});
 afterAll(() => Promise.all([stack?.stop(), perIp?.stop(), clearing?.stop()]));
 
 /**

@@ -112,7 +112,7 @@ beforeAll(async () => {
     ],
     spares: [{ productId: spareTarget.id, qty: 3 }],
   });
-}, 180_000);
+});
 afterAll(() => stack?.stop());
 
 const fieldChecks: Record<string, (value: unknown) => boolean> = {

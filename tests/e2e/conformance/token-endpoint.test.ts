@@ -47,7 +47,7 @@ beforeAll(async () => {
     client_secret: client.clientSecret,
     scope: 'crm-api/products.read crm-api/brands.read',
   };
-}, 180_000);
+});
 afterAll(() => stack?.stop());
 
 describe('4.3 the form fields', () => {

@@ -14,7 +14,7 @@ beforeAll(async () => {
   stack = await startE2EStack({ demoProducts: 120, env: { BASE_PATH: '/prod' } });
   call = contractCall(stack);
   reader = await m2mCaller(stack, ['products.read', 'brands.read']);
-}, 180_000);
+});
 afterAll(() => stack?.stop());
 
 describe('9 versioning', () => {

@@ -117,7 +117,7 @@ beforeAll(async () => {
   remember(guess);
   expect(await stack.signIn(`nobody.${Date.now()}@example.test`, guess)).toBeUndefined();
   await createClient(['products.read'], 'audit secrets seed client');
-}, 300_000);
+});
 
 afterAll(async () => {
   await stack?.stop();

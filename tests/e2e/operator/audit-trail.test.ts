@@ -38,7 +38,7 @@ async function operator(cli: 'admin' | 'catalog', args: string[]): Promise<strin
 beforeAll(async () => {
   stack = await startE2EStack({ demoProducts: 20 });
   admin = await stack.adminIdToken();
-}, 300_000);
+});
 
 afterAll(async () => {
   await stack?.stop();

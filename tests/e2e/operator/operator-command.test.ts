@@ -49,5 +49,5 @@ describe('pnpm admin, as an operator runs it (scripts/operator.mjs)', () => {
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('ops@example.com');
-  }, 180_000);
+  });
 });

@@ -213,7 +213,6 @@ async function startServers(
       entry: builtEntry.api,
       env: apiEnv(0),
       sourceConditions: false,
-      timeoutMs: 180_000,
     });
   } catch (error) {
     await services.auth.stop();
@@ -243,7 +242,6 @@ async function startServers(
         entry: builtEntry[name],
         env: envFor[name](),
         sourceConditions: false,
-        timeoutMs: 180_000,
       });
     },
     async stop() {

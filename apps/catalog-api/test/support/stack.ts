@@ -82,7 +82,6 @@ export async function startStack(
       USAGE_FLUSH_MS: '100',
       ...options.env,
     },
-    apiTimeoutMs: 60_000,
   });
   const store = openSqliteCatalogStore({ databasePath: catalogDatabasePath(dataDir), searchWorkers: 1 });
   const pepper = await loadClientSecretPepper({ dataDir });

@@ -54,8 +54,6 @@ export async function startStack(
       RATE_LIMIT_IP_PER_5MIN: '0',
       ...options.env,
     },
-    // The API loads its demo catalogue before it listens: allow a millisecond a product on top.
-    apiTimeoutMs: 120_000 + (options.demoProducts ?? 0),
   });
   const databasePath = catalogDatabasePath(dataDir);
   const store = openSqliteCatalogStore({ databasePath, searchWorkers: 1 });

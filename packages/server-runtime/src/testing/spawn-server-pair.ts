@@ -21,7 +21,7 @@ export async function spawnServerPair(options: {
   readonly apiEnv?: Record<string, string>;
   /** False runs the build output as `pnpm start` does; sources by default. */
   readonly sourceConditions?: boolean;
-  /** The API seeds its demo catalogue before it listens, which can take a while. */
+  /** The API seeds its demo catalogue before it listens: a larger catalogue than a test's may need longer than SERVICE_START_MS. */
   readonly apiTimeoutMs?: number;
 }): Promise<ServerPair> {
   const sourceConditions = options.sourceConditions ?? true;
@@ -44,7 +44,7 @@ export async function spawnServerPair(options: {
         ...options.apiEnv,
       },
       sourceConditions,
-      timeoutMs: options.apiTimeoutMs ?? 120_000,
+      ...(options.apiTimeoutMs === undefined ? {} : { timeoutMs: options.apiTimeoutMs }),
     });
     const ca = await readFile(join(options.dataDir, 'tls', 'ca.pem'), 'utf8');
     return { auth, api, ca };

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { SERVICE_START_MS } from '@catalog/vitest-config/start-timeouts';
 
 export interface SpawnedService {
   readonly child: ChildProcess;
@@ -19,6 +20,7 @@ export interface SpawnOptions {
   /** Path of the entry module (a .ts source runs through Node's type stripping). */
   readonly entry: string;
   readonly env: Record<string, string>;
+  /** The longest to wait for the "listening" line; SERVICE_START_MS, sized for a slow machine, by default. */
   readonly timeoutMs?: number;
   /**
    * Resolve workspace packages to their TypeScript sources (the default, for tests of one package).
@@ -106,7 +108,7 @@ export async function spawnService(options: SpawnOptions): Promise<SpawnedServic
       // Not left running: nobody holds it to stop it once this rejects.
       child.kill('SIGKILL');
       reject(new Error(`no "listening" line within the time limit:\n${output}`));
-    }, options.timeoutMs ?? 20_000);
+    }, options.timeoutMs ?? SERVICE_START_MS);
     // Scan only the new lines, and only until the announcement: busy servers log a lot afterwards.
     let scanned = 0;
     const scan = () => {
@@ -172,9 +174,9 @@ export function rawRequest(
         method: options.method ?? 'GET',
         headers: options.headers ?? {},
         ...(options.ca ? { ca: options.ca } : {}),
+        ...(options.localAddress ? { localAddress: options.localAddress } : {}),
       },
       (res) => {
-        ...(options.localAddress ? { localAddress: options.localAddress } : {}),
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => {

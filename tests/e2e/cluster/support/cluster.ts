@@ -32,8 +32,6 @@ const builtEntry = {
   api: join(repoRoot, 'apps/catalog-api/dist/main.js'),
   auth: join(repoRoot, 'apps/auth-server/dist/main.js'),
 } as const;
-/** A first start migrates, or loads and indexes the demo catalogue, before the instance listens. */
-const INSTANCE_START_MS = 180_000;
 
 type Role = keyof typeof builtEntry;
 
@@ -87,8 +85,7 @@ function startInstance(role: Role, name: string, port: number, env: Record<strin
   return async (): Promise<ClusterInstance> => {
     const supervised = await supervise<SpawnedService>({
       name,
-      start: () =>
-        spawnService({ entry: builtEntry[role], env, sourceConditions: false, timeoutMs: INSTANCE_START_MS }),
+      start: () => spawnService({ entry: builtEntry[role], env, sourceConditions: false }),
       exited: async (service) => {
         const { child } = service;
         if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
