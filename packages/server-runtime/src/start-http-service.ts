@@ -23,7 +23,7 @@ export interface ServiceSettings {
   readonly transport: TransportConfig;
   readonly timeouts: ConnectionTimeouts;
   readonly publicUrl: string | undefined;
-  /** After SIGTERM, how long /ready answers 503 while requests are still served, before closing. */
+  /** After SIGTERM or SIGINT, how long /ready answers 503 while requests are still served, before closing. */
   readonly shutdownDrainMs: number;
 }
 
@@ -47,7 +47,7 @@ export interface StartedService {
 
 /**
  * The start-up sequence both servers share: DATA_DIR, TLS material, the metrics listener, listen,
- * announce the URLs, stop cleanly on SIGTERM/SIGINT. A SIGTERM first drains: /ready answers 503 (the
+ * announce the URLs, stop cleanly on SIGTERM/SIGINT. Either signal first drains: /ready answers 503 (the
  * `shutdown` state handed to `build`) for SHUTDOWN_DRAIN_MS while every request is still served, so a
  * balancer takes the instance out of rotation before its connections close. Configuration must already
  * be parsed; start-up failures end the process with an operator-readable message.
@@ -81,10 +81,11 @@ export async function startHttpService(options: {
     // Before announcing the URL: whoever waits for "listening" may signal at once.
     onShutdownSignal(logger, async (signal) => {
       shutdown.startDraining();
-      // SIGTERM is how an orchestrator stops an instance behind a balancer; SIGINT is an operator's
-      // Ctrl-C at a terminal, who waits for nobody's probe.
-      if (signal === 'SIGTERM' && settings.shutdownDrainMs > 0) {
-        logger.info({ drainMs: settings.shutdownDrainMs }, 'draining: /ready answers 503');
+      // Both signals drain: SIGTERM is how an orchestrator stops an instance, SIGINT how a terminal's
+      // Ctrl-C or a process manager does, and a balancer must see /ready turn 503 either way before
+      // connections close. A second signal stops at once (onShutdownSignal).
+      if (settings.shutdownDrainMs > 0) {
+        logger.info({ signal, drainMs: settings.shutdownDrainMs }, 'draining: /ready answers 503');
         await sleep(settings.shutdownDrainMs);
       }
       await server.close();

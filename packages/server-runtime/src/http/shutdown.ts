@@ -24,6 +24,7 @@ export function onShutdownSignal(logger: Logger, stop: (signal: NodeJS.Signals) 
       },
     );
   };
-  process.once('SIGTERM', handle);
-  process.once('SIGINT', handle);
+  // \`on\`, not \`once\`: with the listener gone, a second signal would kill the process unlogged.
+  process.on('SIGTERM', handle);
+  process.on('SIGINT', handle);
 }

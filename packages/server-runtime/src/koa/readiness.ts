@@ -3,7 +3,7 @@ import type { Middleware } from 'koa';
 /** One condition of readiness: true when met; false or a thrown error when not. */
 export type ReadinessCheck = () => Promise<boolean> | boolean;
 
-/** Whether the process has begun to stop (SIGTERM): from then on it is no longer ready. */
+/** Whether the process has begun to stop (SIGTERM or SIGINT): from then on it is no longer ready. */
 export class ShutdownState {
   #draining = false;
 
