@@ -40,7 +40,7 @@ export interface AuthServerDeps {
   readonly auditTrail: AuditTrail;
   /** Bounds the scrypt derivations of the login page in flight. */
   readonly passwordChecks: ConcurrencyGate;
-  /** Where oidc-provider keeps sign-ins in progress; new ones reserve room in it. */
+  /** Where oidc-provider keeps sign-ins in progress; a password check keeps its interaction from eviction. */
   readonly signIns: SignIns;
   readonly tokenRequestsPerIp: RateLimiter;
   readonly signInRequestsPerIp: RateLimiter;
@@ -86,7 +86,6 @@ export function createApp(deps: AuthServerDeps): Koa<RequestContextState> {
       authorizationPath: `${config.basePath}${OIDC_ROUTES.authorization}`,
       interactionPath: `${config.basePath}${INTERACTION_PATH}`,
       perIp: deps.signInRequestsPerIp,
-      store: deps.signIns,
     }),
   );
   app.use(
@@ -96,6 +95,7 @@ export function createApp(deps: AuthServerDeps): Koa<RequestContextState> {
       accounts: deps.accounts,
       attempts: deps.loginAttempts,
       passwordChecks: deps.passwordChecks,
+      signIns: deps.signIns,
       csrfKey: deps.csrfKey,
       trail: deps.auditTrail,
       consoleOrigins: consoleOrigins(config.adminConsoleRedirectUris),

@@ -87,46 +87,82 @@ describe("oidc-provider's adapter on Redis (sign-ins in progress)", () => {
     expect(await interactions.find('i1')).toBeUndefined();
   });
 
-  it('refuses a new sign-in past the capacity of the whole deployment, evicting none, and gives room as interactions end', async () => {
-    const clock = { now: Date.now() };
-    const now = () => clock.now;
-    const one = await open({ capacity: 3, now });
-    const other = await open({ prefix: one.prefix, capacity: 3, now });
-    const instances = [one.signIns, other.signIns];
-    for (let uid = 0; uid < 3; uid += 1) {
-      const signIns = instances[uid % 2];
-      const room = await signIns?.reserve();
-      expect(room).toBeDefined();
-      await signIns?.adapter('Interaction').upsert(`i${uid}`, { uid: `i${uid}` }, INTERACTION_SECONDS);
-      room?.release();
+  const openAll = async (signIns: RedisSignIns[], uids: string[]) => {
+    for (const [index, uid] of uids.entries()) {
+      await signIns[index % signIns.length]?.adapter('Interaction').upsert(uid, { uid }, INTERACTION_SECONDS);
     }
-    expect(await one.signIns.reserve()).toBeUndefined();
-    expect(await other.signIns.reserve()).toBeUndefined();
-    for (let uid = 0; uid < 3; uid += 1) {
-      expect(await other.signIns.adapter('Interaction').find(`i${uid}`)).toEqual({ uid: `i${uid}` });
-    }
+  };
+  const heldOf = async (signIns: RedisSignIns, uids: string[]) => {
+    const found = await Promise.all(uids.map((uid) => signIns.adapter('Interaction').find(uid)));
+    return uids.filter((_, index) => found[index] !== undefined);
+  };
+  const uidsOf = (from: number, to: number) =>
+    Array.from({ length: to - from }, (_, index) => `i${from + index}`);
 
-    await one.signIns.adapter('Interaction').destroy('i0');
-    const room = await other.signIns.reserve();
-    expect(room).toBeDefined();
-    expect(await one.signIns.reserve()).toBeUndefined(); // held by the reservation until released
-    room?.release();
-    await expect.poll(async () => (await one.signIns.reserve()) !== undefined).toBe(true);
-
-    // Once the interactions' time is past, their places are free again.
-    clock.now += INTERACTION_SECONDS * 1000;
-    const rooms = await Promise.all([1, 2, 3].map(() => one.signIns.reserve()));
-    expect(rooms.every((each) => each !== undefined)).toBe(true);
-    expect(await other.signIns.reserve()).toBeUndefined();
+  it('holds at most the capacity of open interactions in the whole deployment: a new one evicts the oldest, artefact and all', async () => {
+    const one = await open({ capacity: 3 });
+    const other = await open({ prefix: one.prefix, capacity: 3 });
+    await openAll([one.signIns, other.signIns], uidsOf(0, 40));
+    expect(await heldOf(one.signIns, uidsOf(0, 40))).toEqual(['i37', 'i38', 'i39']);
+    const stored = await one.client.keys(`${one.prefix}oidc:Interaction:*`);
+    expect(stored.sort()).toEqual(['i37', 'i38', 'i39'].map((uid) => `${one.prefix}oidc:Interaction:${uid}`));
+    expect(await one.client.zcard(`${one.prefix}oidc:interactions:open`)).toBe(3);
   });
 
-  it('gives room to exactly the capacity when instances reserve at the same moment', async () => {
-    const one = await open({ capacity: 5 });
-    const other = await open({ prefix: one.prefix, capacity: 5 });
-    const rooms = await Promise.all(
-      Array.from({ length: 20 }, (_, index) => (index % 2 === 0 ? one : other).signIns.reserve()),
-    );
-    expect(rooms.filter((room) => room !== undefined)).toHaveLength(5);
+  it('never evicts a kept interaction (password being checked or accepted), whatever number of open ones follow, on any instance', async () => {
+    const one = await open({ capacity: 3 });
+    const other = await open({ prefix: one.prefix, capacity: 3 });
+    await openAll([one.signIns], ['admin']);
+    expect(await other.signIns.keep('admin')).not.toBeTypeOf('string');
+    await openAll([one.signIns, other.signIns], uidsOf(0, 20));
+    // interactionFinished saves it again: it stays kept.
+    await one.signIns
+      .adapter('Interaction')
+      .upsert('admin', { uid: 'admin', result: { login: { accountId: 'admin-1' } } }, INTERACTION_SECONDS);
+    await openAll([one.signIns, other.signIns], uidsOf(20, 40));
+    expect(await other.signIns.adapter('Interaction').find('admin')).toEqual({
+      uid: 'admin',
+      result: { login: { accountId: 'admin-1' } },
+    });
+    expect(await heldOf(one.signIns, uidsOf(0, 40))).toEqual(['i37', 'i38', 'i39']);
+    await one.signIns.adapter('Interaction').destroy('admin');
+    expect(await one.client.zcard(`${one.prefix}oidc:interactions:kept`)).toBe(0);
+  });
+
+  it('makes a released interaction (password refused) evictable again, as the newest open one', async () => {
+    const { signIns } = await open({ capacity: 2 });
+    await openAll([signIns], ['i0']);
+    const kept = await signIns.keep('i0');
+    if (typeof kept === 'string') throw new Error(`not kept: ${kept}`);
+    await openAll([signIns], ['i1', 'i2']);
+    await kept.release();
+    await openAll([signIns], ['i3']);
+    expect(await heldOf(signIns, uidsOf(0, 4))).toEqual(['i0', 'i3']);
+    await openAll([signIns], ['i4']);
+    expect(await heldOf(signIns, uidsOf(0, 5))).toEqual(['i3', 'i4']);
+  });
+
+  it('keeps exactly up to the capacity when instances keep at the same moment, then refuses (full); answers gone for an evicted one', async () => {
+    const clock = { now: Date.now() };
+    const now = () => clock.now;
+    const one = await open({ capacity: 5, now });
+    const other = await open({ prefix: one.prefix, capacity: 5, now });
+    const keep = (uids: string[]) =>
+      Promise.all(uids.map((uid, index) => (index % 2 === 0 ? one : other).signIns.keep(uid)));
+    await openAll([one.signIns, other.signIns], uidsOf(0, 5));
+    expect((await keep(uidsOf(0, 3))).every((kept) => typeof kept !== 'string')).toBe(true);
+    await openAll([one.signIns, other.signIns], uidsOf(5, 10));
+    const contended = await keep(uidsOf(5, 10));
+    expect(contended.filter((kept) => typeof kept !== 'string')).toHaveLength(2);
+    expect(contended.filter((kept) => kept === 'full')).toHaveLength(3);
+    expect(await one.client.zcard(`${one.prefix}oidc:interactions:kept`)).toBe(5);
+    expect(await one.signIns.keep('i3')).toBe('gone'); // evicted by i5..i9
+    expect(await one.signIns.keep('never-stored')).toBe('gone');
+
+    // Once the kept ones' time is past, their places are free again.
+    clock.now += INTERACTION_SECONDS * 1000;
+    await openAll([one.signIns], ['late']);
+    expect(await other.signIns.keep('late')).not.toBeTypeOf('string');
   });
 
   it('rejects with SignInStoreUnavailable (503 temporarily_unavailable) while Redis cannot answer', async () => {
@@ -143,7 +179,7 @@ describe("oidc-provider's adapter on Redis (sign-ins in progress)", () => {
       () => interactions.find('i1'),
       () => interactions.upsert('i2', { uid: 'i2' }, INTERACTION_SECONDS),
       () => interactions.destroy('i1'),
-      () => signIns.reserve(),
+      () => signIns.keep('i1'),
     ]) {
       const failure = await call().then(
         () => undefined,

@@ -153,16 +153,29 @@ describe('two token servers sharing one store and one Redis behave as one', () =
     ]);
   });
 
-  it('refuses a new sign-in past the capacity of the whole deployment, whichever instance it reaches', async () => {
+  it('holds at most the capacity of open sign-ins of the whole deployment, whichever instance each reaches: the oldest are evicted, none refused', async () => {
     const { instances } = await deploy({ SIGN_IN_CAPACITY: '3' });
-    const statuses: number[] = [];
+    const pages: { path: string; cookie: string }[] = [];
     for (let request = 0; request < 5; request += 1) {
       const instance = instances[request % 2] as Instance;
+      const started = await rawRequest(AUTHORIZATION_URL.replace(PUBLIC_URL, instance.url), {
+        ca: instance.ca,
+      });
+      expect(started.status).toBe(303);
+      const cookie = [started.headers['set-cookie'] ?? []]
+        .flat()
+        .map((line) => line.split(';')[0])
+        .join('; ');
+      pages.push({ path: String(started.headers.location), cookie });
+    }
+    const statuses: number[] = [];
+    for (const [index, { path, cookie }] of pages.entries()) {
+      const instance = instances[(index + 1) % 2] as Instance;
       statuses.push(
-        (await rawRequest(AUTHORIZATION_URL.replace(PUBLIC_URL, instance.url), { ca: instance.ca })).status,
+        (await rawRequest(`${instance.url}${path}`, { ca: instance.ca, headers: { Cookie: cookie } })).status,
       );
     }
-    expect(statuses).toEqual([303, 303, 303, 503, 503]);
+    expect(statuses).toEqual([400, 400, 200, 200, 200]); // the two oldest show the expired page
   });
 
   it('with Redis cut: still issues integrators their tokens, limits each instance on its own with one warning per outage, answers sign-in pages 503; restored: shared again', async () => {

@@ -24,7 +24,10 @@ export interface AuthLimitsConfig {
   readonly tokenPerClient: RateLimit;
   /** Requests to the authorization endpoint and the login pages per source IP (SIGN_IN_RATE_LIMIT_IP_PER_15MIN). */
   readonly signInPerIp: RateLimit;
-  /** Sign-ins in progress held at once; a new one past it is refused, none is evicted (SIGN_IN_CAPACITY). */
+  /**
+   * Open sign-ins held at once (a new one evicts the oldest), and kept ones (a password being checked
+   * or accepted: never evicted, a post past it refused) (SIGN_IN_CAPACITY).
+   */
   readonly signInCapacity: number;
   /** Failed logins per source IP before the IP is refused (LOGIN_FAILURES_IP_PER_15MIN). */
   readonly loginFailuresPerIp: RateLimit;

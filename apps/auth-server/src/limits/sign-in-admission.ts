@@ -1,23 +1,34 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { SignInStoreUnavailable } from '../errors/sign-in-store-unavailable.ts';
+import { PAGE_HEADERS, page } from '../login/html.ts';
 import type { RateLimiter } from '../ports/rate-limiters.ts';
-import type { SignIns } from '../ports/sign-ins.ts';
 import { answerSignInRefused, answerSignInUnavailable } from './too-many-requests.ts';
 
-const FULL_RETRY_AFTER_SECONDS = 60;
+/**
+ * The longest query an authorization request may carry. oidc-provider stores its parameters (state,
+ * nonce, ...) with the interaction; the console's and the CLI's are under 600 characters.
+ */
+export const MAX_AUTHORIZATION_QUERY_LENGTH = 2048;
+
+function refuse(ctx: Context, status: 405 | 414, message: string): void {
+  ctx.set(PAGE_HEADERS);
+  ctx.status = status;
+  ctx.type = 'html';
+  ctx.body = page('Sign-in error - Catalog admin', `<h1>Catalog admin</h1><p class="error">${message}</p>`);
+}
 
 /**
  * What an unauthenticated caller may start: requests to the authorization endpoint and the login
- * pages are counted per source IP (429 past the limit), and a new authorization request, which
- * stores an interaction, must find room in the sign-in store (503 when full; sign-ins already in
- * progress are never evicted to make room). When that store (Redis) cannot answer, our sign-in
- * routes answer 503 too (oidc-provider's own answer it the same way, ../oidc/render-error.ts).
+ * pages are counted per source IP (429 past the limit), and an authorization request, whose
+ * parameters are stored with its interaction, is a GET of bounded size. How many interactions are
+ * held at once is the sign-in store's business (../ports/sign-ins.ts): an unauthenticated one can
+ * be evicted, never refused. When that store (Redis) cannot answer, our sign-in routes answer 503
+ * (oidc-provider's own answer it the same way, ../oidc/render-error.ts).
  */
 export function signInAdmission(input: {
   readonly authorizationPath: string;
   readonly interactionPath: string;
   readonly perIp: RateLimiter;
-  readonly store: SignIns;
 }): Middleware {
   const { authorizationPath, interactionPath } = input;
   const isSignInPath = (path: string) =>
@@ -35,8 +46,17 @@ export function signInAdmission(input: {
         'Too many sign-in requests from your address. Try again later.',
       );
     }
+    if (ctx.path === authorizationPath) {
+      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+        ctx.set('Allow', 'GET, HEAD');
+        return refuse(ctx, 405, 'Sign-in requests are links (GET).');
+      }
+      if (ctx.querystring.length > MAX_AUTHORIZATION_QUERY_LENGTH) {
+        return refuse(ctx, 414, 'This sign-in request is too long.');
+      }
+    }
     try {
-      await admitted(ctx, next);
+      await next();
     } catch (error) {
       // A route that hands the response to oidc-provider has set respond = false.
       if (!(error instanceof SignInStoreUnavailable) || ctx.res.headersSent) throw error;
@@ -44,23 +64,4 @@ export function signInAdmission(input: {
       answerSignInUnavailable(ctx);
     }
   };
-
-  /** A new authorization request first reserves room; the login pages go straight on. */
-  async function admitted(ctx: Parameters<Middleware>[0], next: () => Promise<unknown>) {
-    if (ctx.path !== authorizationPath) return next();
-    const room = await input.store.reserve();
-    if (room === undefined) {
-      return answerSignInRefused(
-        ctx,
-        503,
-        FULL_RETRY_AFTER_SECONDS,
-        'Too many sign-ins are in progress. Try again in a minute.',
-      );
-    }
-    try {
-      await next();
-    } finally {
-      room.release();
-    }
-  }
 }

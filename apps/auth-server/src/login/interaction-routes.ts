@@ -9,6 +9,7 @@ import { INTERACTION_PATH } from '../oidc/routes.ts';
 import type { AdminAccounts } from '../ports/admin-accounts.ts';
 import type { AuditTrail } from '../ports/audit-trail.ts';
 import type { LoginAttempts } from '../ports/login-attempts.ts';
+import type { SignIns } from '../ports/sign-ins.ts';
 import { csrfToken, isValidCsrfToken } from './csrf-token.ts';
 import { finishSignIn } from './finish-sign-in.ts';
 import { loginPageHeaders } from './html.ts';
@@ -22,6 +23,8 @@ export interface InteractionRoutesInput {
   readonly attempts: LoginAttempts;
   /** Bounds the scrypt derivations in flight. */
   readonly passwordChecks: ConcurrencyGate;
+  /** Keeps the interaction of a password being checked, or accepted, from eviction. */
+  readonly signIns: SignIns;
   readonly csrfKey: Uint8Array;
   /** Receives every sign-in, failure and lock-out. */
   readonly trail: AuditTrail;
@@ -34,6 +37,8 @@ const REFUSALS = {
   locked: { status: 429, message: 'Too many failed sign-in attempts. Wait 15 minutes and try again.' },
   busy: { status: 503, message: 'The sign-in service is busy. Try again in a moment.' },
 } as const;
+const FULL = 'Too many sign-ins are in progress. Try again in a minute.';
+const FULL_RETRY_AFTER_SECONDS = 60;
 
 function sendHtml(ctx: Context, status: number, body: string, headers: Record<string, string>) {
   ctx.set(headers);
@@ -104,7 +109,22 @@ export function interactionRoutes(input: InteractionRoutesInput): Middleware {
     if (found === undefined) return;
     const { provider, interaction } = found;
     if (interaction.uid !== uid) return html(ctx, 400, expiredPage());
+    // Kept while the password is checked, so that open sign-ins arriving meanwhile cannot evict it;
+    // kept for good once accepted. Only the password checks in flight (bounded) and the sign-ins
+    // that succeeded hold a place, so nobody without a password can fill the places.
+    const kept = await input.signIns.keep(uid);
+    if (kept === 'gone') return html(ctx, 400, expiredPage());
     const email = form.get('email') ?? '';
+    if (kept === 'full') {
+      ctx.set('Retry-After', String(FULL_RETRY_AFTER_SECONDS));
+      const page = loginPage({
+        action: loginAction(uid),
+        csrf: csrfToken(input.csrfKey, uid),
+        email,
+        error: FULL,
+      });
+      return html(ctx, 503, page);
+    }
     const result = await authenticateAdmin({
       accounts: input.accounts,
       attempts: input.attempts,
@@ -114,8 +134,12 @@ export function interactionRoutes(input: InteractionRoutesInput): Middleware {
       request: { sourceIp: ctx.ip, requestId: ctx.state.requestId },
       email,
       password: form.get('password') ?? '',
+    }).catch(async (error: unknown) => {
+      await kept.release().catch(() => {});
+      throw error;
     });
     if (!result.ok) {
+      await kept.release();
       let refusal: { status: number; message: string } = { status: 401, message: INVALID_CREDENTIALS };
       if (result.reason !== 'invalid-credentials') {
         refusal = REFUSALS[result.reason];

@@ -9,18 +9,18 @@ interface Entry {
 
 /**
  * The storage behind oidc-provider's memory adapter (same get/set/delete contract as its LRU), for
- * sign-ins in progress: interactions, sessions, grants, authorization codes. Unlike the LRU, an
- * entry leaves only when it expires or the provider deletes it, so nobody's requests can evict
- * someone else's sign-in. Memory is bounded at the door instead: a new sign-in (an interaction, the
- * only entry an unauthenticated caller can create) must first reserve room, and none is given past
- * `capacity` live interactions.
+ * sign-ins in progress: interactions, sessions, grants, authorization codes. Anyone can create an
+ * interaction, so those are bounded as ../ports/sign-ins.ts describes: at most `capacity` open ones
+ * (a new one evicts the oldest) and at most `capacity` kept ones (never evicted). Everything else
+ * leaves only when it expires or the provider deletes it; it exists only once a sign-in succeeded.
  */
 export class SignInStore {
   readonly #entries = new Map<string, Entry>();
   readonly #capacity: number;
   readonly #now: () => number;
-  #interactions = 0;
-  #reserved = 0;
+  /** Open interactions' keys, oldest first (a Set iterates in insertion order). */
+  readonly #open = new Set<string>();
+  readonly #kept = new Set<string>();
   #lastSweep = 0;
 
   constructor(options: { readonly capacity: number; readonly now?: () => number }) {
@@ -41,37 +41,46 @@ export class SignInStore {
   set(key: string, value: unknown, options?: { readonly maxAge?: number }): void {
     const now = this.#now();
     if (now - this.#lastSweep >= SWEEP_EVERY_MS) this.#sweep(now);
-    if (!this.#entries.has(key) && key.startsWith(INTERACTION_KEY)) this.#interactions += 1;
     const maxAge = options?.maxAge;
     this.#entries.set(key, {
       value,
       expiresAt: maxAge === undefined ? Number.POSITIVE_INFINITY : now + maxAge,
     });
+    if (key.startsWith(INTERACTION_KEY) && !this.#kept.has(key) && !this.#open.has(key)) this.#addOpen(key);
   }
 
   delete(key: string): void {
-    if (this.#entries.delete(key) && key.startsWith(INTERACTION_KEY)) this.#interactions -= 1;
+    this.#entries.delete(key);
+    this.#open.delete(key);
+    this.#kept.delete(key);
   }
 
-  /**
-   * Room for one new sign-in, held until `release` is called (when the request that creates it has
-   * been answered, by which time its interaction is stored); undefined when the store is full.
-   */
-  reserveSignIn(): { release(): void } | undefined {
-    const now = this.#now();
-    if (this.#interactions + this.#reserved >= this.#capacity && now - this.#lastSweep >= SWEEP_EVERY_MS) {
-      this.#sweep(now);
+  /** See SignIns.keep. */
+  keepInteraction(uid: string): { release(): void } | 'full' | 'gone' {
+    const key = `${INTERACTION_KEY}${uid}`;
+    if (this.get(key) === undefined) return 'gone';
+    if (!this.#kept.has(key)) {
+      if (this.#kept.size >= this.#capacity) this.#sweep(this.#now());
+      if (this.#kept.size >= this.#capacity) return 'full';
+      this.#open.delete(key);
+      this.#kept.add(key);
     }
-    if (this.#interactions + this.#reserved >= this.#capacity) return undefined;
-    this.#reserved += 1;
     let released = false;
     return {
       release: () => {
         if (released) return;
         released = true;
-        this.#reserved -= 1;
+        if (this.#kept.delete(key) && this.#entries.has(key)) this.#addOpen(key);
       },
     };
+  }
+
+  #addOpen(key: string): void {
+    this.#open.add(key);
+    for (const oldest of this.#open) {
+      if (this.#open.size <= this.#capacity) break;
+      this.delete(oldest);
+    }
   }
 
   #sweep(now: number): void {

@@ -1,6 +1,6 @@
 import type { ChainableCommander, Redis } from 'ioredis';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import { interactionMember, type SignInKeys } from './sign-in-keys.ts';
+import { interactionKeys, type SignInKeys } from './sign-in-keys.ts';
 import type { SignInScripts } from './sign-in-scripts.ts';
 import { execute, storeCall } from './store-call.ts';
 
@@ -28,8 +28,9 @@ function keepFor(transaction: ChainableCommander, key: string, ttlMs: number | u
 /**
  * oidc-provider's adapter for one model of a sign-in, in Redis (the interface of oidc-provider's
  * docs, "Adapter"). Each artefact is a hash expiring with the artefact (expiresIn); an upsert is one
- * MULTI with its indexes: a session's uid, a grant's list of artefacts, the sign-ins index of live
- * interactions that SIGN_IN_CAPACITY bounds. A failure of Redis rejects with SignInStoreUnavailable.
+ * MULTI with its indexes (a session's uid, a grant's list of artefacts), or for an interaction one
+ * script that also indexes it as open or kept and evicts the oldest open one past SIGN_IN_CAPACITY
+ * (../../ports/sign-ins.ts). A failure of Redis rejects with SignInStoreUnavailable.
  */
 export class RedisOidcAdapter implements Adapter {
   readonly #model: string;
@@ -37,6 +38,7 @@ export class RedisOidcAdapter implements Adapter {
   readonly #keys: SignInKeys;
   readonly #scripts: SignInScripts;
   readonly #now: () => number;
+  readonly #capacity: number;
 
   constructor(input: {
     readonly model: string;
@@ -44,17 +46,30 @@ export class RedisOidcAdapter implements Adapter {
     readonly keys: SignInKeys;
     readonly scripts: SignInScripts;
     readonly now: () => number;
+    /** SIGN_IN_CAPACITY: open interactions held at once. */
+    readonly capacity: number;
   }) {
     this.#model = input.model;
     this.#client = input.client;
     this.#keys = input.keys;
     this.#scripts = input.scripts;
     this.#now = input.now;
+    this.#capacity = input.capacity;
   }
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
     const key = this.#keys.artefact(this.#model, id);
     const ttlMs = expiresIn === undefined ? undefined : expiresIn * 1000;
+    if (this.#model === 'Interaction') {
+      // oidc-provider gives every interaction one (ttl.Interaction); the indexes expire by it.
+      if (ttlMs === undefined) throw new TypeError('an interaction is stored with a lifetime');
+      const keys = interactionKeys(this.#keys, id);
+      const now = this.#now();
+      await storeCall(() =>
+        this.#scripts.saveInteraction(keys, JSON.stringify(payload), ttlMs, now, this.#capacity),
+      );
+      return;
+    }
     const transaction = this.#client.multi().del(key).hset(key, 'payload', JSON.stringify(payload));
     if (ttlMs !== undefined) transaction.pexpire(key, ttlMs);
     if (this.#model === 'Session' && typeof payload.uid === 'string') {
@@ -66,11 +81,6 @@ export class RedisOidcAdapter implements Adapter {
       const grantKey = this.#keys.grant(payload.grantId);
       transaction.rpush(grantKey, key);
       keepFor(transaction, grantKey, ttlMs);
-    }
-    if (this.#model === 'Interaction') {
-      const expiresAt = ttlMs === undefined ? '+inf' : this.#now() + ttlMs;
-      transaction.zadd(this.#keys.signIns, expiresAt, interactionMember(id));
-      keepFor(transaction, this.#keys.signIns, ttlMs);
     }
     await execute(transaction);
   }
@@ -98,8 +108,11 @@ export class RedisOidcAdapter implements Adapter {
   }
 
   async destroy(id: string): Promise<void> {
-    const transaction = this.#client.multi().del(this.#keys.artefact(this.#model, id));
-    if (this.#model === 'Interaction') transaction.zrem(this.#keys.signIns, interactionMember(id));
+    const key = this.#keys.artefact(this.#model, id);
+    const transaction = this.#client.multi().del(key);
+    if (this.#model === 'Interaction') {
+      transaction.zrem(this.#keys.openInteractions, key).zrem(this.#keys.keptInteractions, key);
+    }
     await execute(transaction);
   }
 

@@ -1,3 +1,5 @@
+import type { InteractionKeys } from './sign-in-scripts.ts';
+
 /** Where the sign-ins in progress live in Redis, every key under the deployment's prefix. */
 export interface SignInKeys {
   /** A hash: `payload` (the model's JSON) and, once consumed, `consumed` (epoch seconds). */
@@ -6,8 +8,13 @@ export interface SignInKeys {
   grant(grantId: string): string;
   /** A session's id by its uid, for findByUid. */
   sessionUid(uid: string): string;
-  /** A sorted set of the live interactions and reservations, each scored by when it expires (epoch ms). */
-  readonly signIns: string;
+  /**
+   * A sorted set of the open interactions' keys (nobody authenticated in them yet), each scored by
+   * when it was opened (epoch ms): the lowest is evicted first.
+   */
+  readonly openInteractions: string;
+  /** A sorted set of the kept interactions' keys (password checked or accepted), each scored by when it expires (epoch ms). */
+  readonly keptInteractions: string;
 }
 
 export function signInKeys(keyPrefix: string): SignInKeys {
@@ -16,9 +23,16 @@ export function signInKeys(keyPrefix: string): SignInKeys {
     artefact: (model, id) => `${oidc}${model}:${id}`,
     grant: (grantId) => `${oidc}grant:${grantId}`,
     sessionUid: (uid) => `${oidc}sessionUid:${uid}`,
-    signIns: `${oidc}sign-ins`,
+    openInteractions: `${oidc}interactions:open`,
+    keptInteractions: `${oidc}interactions:kept`,
   };
 }
 
-/** The sign-ins index member of an interaction (the others are reservations). */
-export const interactionMember = (id: string) => `interaction:${id}`;
+/** The keys the interaction scripts work on for the interaction `id`. */
+export function interactionKeys(keys: SignInKeys, id: string): InteractionKeys {
+  return {
+    artefact: keys.artefact('Interaction', id),
+    open: keys.openInteractions,
+    kept: keys.keptInteractions,
+  };
+}
