@@ -36,40 +36,50 @@ const adminRecord = async (id: string) =>
     })
   ).body.products[0] as Json;
 
-describe('admin writes accept https: and http: URLs only (issue 13: unsafe URLs)', () => {
-  const unsafe = 'javascript:alert(document.cookie)';
-  const cases: [string, Json][] = [
-    ['imageUrl', { imageUrl: unsafe }],
-    ['images.0.url', { images: [{ url: unsafe, name: 'Front' }] }],
-    [
-      'documents.0.url',
-      { documents: [{ url: 'data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==', name: 'Manual' }] },
-    ],
+describe('admin writes accept https: and http: URLs with a host only (issue 13: unsafe URLs; issue 26: no host)', () => {
+  const UNSAFE_URLS = [
+    'javascript:alert(document.cookie)',
+    'data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==',
+    'https://',
+    'http://',
+    'https:///cdn.example.com/a.jpg',
+    'https://:443/a.jpg',
+    'https://?q=a.jpg',
+    'https://#a.jpg',
+    'https://\\evil.example/a.jpg',
+    'https://cdn.example.com@evil.example/a.jpg',
+    'https://user:secret@cdn.example.com/a.jpg',
   ];
+  const cases: [string, string, Json][] = UNSAFE_URLS.flatMap((url): [string, string, Json][] => [
+    ['imageUrl', url, { imageUrl: url }],
+    ['images.0.url', url, { images: [{ url, name: 'Front' }] }],
+    ['documents.0.url', url, { documents: [{ url, name: 'Manual' }] }],
+  ]);
+  const reason = 'must be an absolute https or http URL with a host and no user name or password';
 
   it.each(cases)(
-    'POST /products refuses an unsafe %s with 400 VALIDATION_ERROR naming it, storing nothing',
-    async (field, fields) => {
+    'POST /products refuses %s = %s with 400 VALIDATION_ERROR naming it, storing nothing',
+    async (field, _url, fields) => {
       const before = await stack.store.products.count();
       const reply = await write('POST', '/products', {
-        productCode: `URL-${field}`,
+        productCode: 'URL-REFUSED',
         name: 'Link',
         ...fields,
       });
       expect(reply.status).toBe(400);
       expect(reply.body).toMatchObject({
         error: 'VALIDATION_ERROR',
-        details: { field, reason: 'must be an absolute https or http URL' },
+        details: { field, reason },
       });
       expect(await stack.store.products.count()).toBe(before);
     },
   );
 
   it.each(cases)(
-    'PUT /products/{id} refuses an unsafe %s and leaves the product as it was',
-    async (field, fields) => {
+    'PUT /products/{id} refuses %s = %s and leaves the product as it was',
+    async (field, url, fields) => {
       const product = await create({
-        productCode: `PUT-${field}`,
+        productCode: `PUT-${field}-${UNSAFE_URLS.indexOf(url)}`,
         name: 'Linked',
         imageUrl: 'https://cdn.example.com/a.jpg',
       });
@@ -81,18 +91,24 @@ describe('admin writes accept https: and http: URLs only (issue 13: unsafe URLs)
       expect(reply.status).toBe(400);
       expect(reply.body).toMatchObject({
         error: 'VALIDATION_ERROR',
-        details: { field, reason: 'must be an absolute https or http URL' },
+        details: { field, reason },
       });
       expect(await adminRecord(product.id)).toEqual(product);
     },
   );
 
-  it('accepts https: and http: URLs and serves them to integrators', async () => {
+  it('accepts https: and http: URLs with a host and serves them to integrators', async () => {
     const product = await create({
       productCode: 'URL-OK',
       name: 'Linked',
       imageUrl: 'https://cdn.example.com/a.jpg',
       images: [{ url: 'http://cdn.example.com/b.jpg', name: 'Back' }],
+      documents: [
+        { url: 'HTTPS://CDN.EXAMPLE.COM:8443/manual.pdf', name: 'Port' },
+        { url: 'https://[2001:db8::1]/manual.pdf', name: 'IPv6' },
+        { url: 'https://cdn.example.com?file=manual.pdf', name: 'Query' },
+        { url: 'https://cdn.example.com', name: 'Bare host' },
+      ],
     });
     const read = await stack.call<Json>(`/products/${product.id}`, {
       token: reader,

@@ -54,16 +54,22 @@ describe('import and store writes check records with the contract’s admin sche
     );
   });
 
-  it('refuses an unsafe URL on the store’s own write path with VALIDATION_ERROR {field, reason}', async () => {
-    const write = handle.store.products.create(aProduct({ imageUrl: 'javascript:alert(1)' }));
-    await expect(write).rejects.toBeInstanceOf(ValidationError);
-    await expect(write).rejects.toMatchObject({
-      status: 400,
-      code: 'VALIDATION_ERROR',
-      details: { field: 'imageUrl', reason: 'must be an absolute https or http URL' },
-    });
-    expect(await handle.store.products.count()).toBe(0);
-  });
+  it.each(['javascript:alert(1)', 'https://', 'https:///cdn.example.com/a.jpg'])(
+    'refuses an unsafe URL (%s) on the store’s own write path with VALIDATION_ERROR {field, reason}',
+    async (imageUrl) => {
+      const write = handle.store.products.create(aProduct({ imageUrl }));
+      await expect(write).rejects.toBeInstanceOf(ValidationError);
+      await expect(write).rejects.toMatchObject({
+        status: 400,
+        code: 'VALIDATION_ERROR',
+        details: {
+          field: 'imageUrl',
+          reason: 'must be an absolute https or http URL with a host and no user name or password',
+        },
+      });
+      expect(await handle.store.products.count()).toBe(0);
+    },
+  );
 
   it('imports a record as reads show it: relation productCode/erpCode ignored, reverse entries ignored, never stored', async () => {
     const target = aProduct({ erpCode: 'ERP-T' });

@@ -3225,9 +3225,9 @@ export const catalogApiDocument = {
               "null"
             ],
             "format": "uri",
-            "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://",
-            "x-pattern-reason": "must be an absolute https or http URL",
-            "description": "Main image URL; null when the product has none. An absolute `https:` or `http:` URL: integrators put\nit in pages, so any other scheme (`javascript:`, `data:`, `file:`) is refused on write (400\n`VALIDATION_ERROR`).\n"
+            "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://[^/\\\\?#@:\\s][^/\\\\?#@\\s]*(?:[/?#]|$)",
+            "x-pattern-reason": "must be an absolute https or http URL with a host and no user name or password",
+            "description": "Main image URL; null when the product has none. An absolute `https:` or `http:` URL with a host:\nintegrators put it in pages, so any other scheme (`javascript:`, `data:`, `file:`), a URL without a\nhost (`https://`, `https:///path`, `https://:443/`) and one carrying a user name or password\n(`https://cdn.example.com@elsewhere.example/`, which reads as another host) are refused on write (400\n`VALIDATION_ERROR`).\n"
           },
           "images": {
             "type": "array",
@@ -3296,9 +3296,9 @@ export const catalogApiDocument = {
           "url": {
             "type": "string",
             "format": "uri",
-            "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://",
-            "x-pattern-reason": "must be an absolute https or http URL",
-            "description": "Where the file is served. An absolute `https:` or `http:` URL, as imageUrl."
+            "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://[^/\\\\?#@:\\s][^/\\\\?#@\\s]*(?:[/?#]|$)",
+            "x-pattern-reason": "must be an absolute https or http URL with a host and no user name or password",
+            "description": "Where the file is served. An absolute `https:` or `http:` URL with a host, as imageUrl."
           },
           "name": {
             "type": "string",

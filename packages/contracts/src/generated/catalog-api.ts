@@ -740,8 +740,10 @@ export interface components {
             createdAt?: string;
             /**
              * Format: uri
-             * @description Main image URL; null when the product has none. An absolute `https:` or `http:` URL: integrators put
-             *     it in pages, so any other scheme (`javascript:`, `data:`, `file:`) is refused on write (400
+             * @description Main image URL; null when the product has none. An absolute `https:` or `http:` URL with a host:
+             *     integrators put it in pages, so any other scheme (`javascript:`, `data:`, `file:`), a URL without a
+             *     host (`https://`, `https:///path`, `https://:443/`) and one carrying a user name or password
+             *     (`https://cdn.example.com@elsewhere.example/`, which reads as another host) are refused on write (400
              *     `VALIDATION_ERROR`).
              */
             imageUrl?: string | null;
@@ -772,7 +774,7 @@ export interface components {
         ProductLink: {
             /**
              * Format: uri
-             * @description Where the file is served. An absolute `https:` or `http:` URL, as imageUrl.
+             * @description Where the file is served. An absolute `https:` or `http:` URL with a host, as imageUrl.
              */
             url: string;
             /** @description Display name of the file. */
