@@ -316,6 +316,9 @@ writeFileSync(
         limitsOff: process.env.BENCH_SKIP_UNLIMITED !== '1',
         limitsOn: !skipLimited,
         limits: LIMITS_TEXT,
+        // The report reads the per-IP window from here: a pass of no more requests never fills it.
+        ipWindowRequests: LIMITS.windowLimit,
+        ipWindowSeconds: LIMITS.windowSeconds,
       },
       figures,
       notes: [
