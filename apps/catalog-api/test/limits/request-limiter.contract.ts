@@ -100,6 +100,14 @@ export function requestLimiterContract(adapter: string, factory: RequestLimiterF
       expect((await limiter.admit('198.51.100.9')).admitted).toBe(true);
     });
 
+    it("tells a request refused by the throttle to come back within a second, even when its clock reads behind the window's start (an instance whose request waited for its turn)", async () => {
+      const { clock, limiter } = await open({ rps: 1, burst: 1 });
+      clock.now = START + 40;
+      expect((await limiter.admit('198.51.100.1')).admitted).toBe(true);
+      clock.now = START;
+      expect(await limiter.admit('198.51.100.2')).toEqual(refusal('gateway_throttle', SECOND));
+    });
+
     it('lets RATE_LIMIT_BURST − RATE_LIMIT_RPS more through once the sustained rate is used, refilled a minute later', async () => {
       const { clock, admitted } = await open({ rps: 2, burst: 5 });
       expect(await admitted(6)).toBe(5);

@@ -41,7 +41,9 @@ export class GatewayThrottle {
       this.#burstCount += 1;
       return { allowed: true };
     }
-    // The next sustained window is the earliest any request gets through.
-    return { allowed: false, retryAfterMs: Math.max(1, this.#start + GATEWAY_WINDOW_MS - now) };
+    // The next sustained window is the earliest any request gets through; a clock read behind the
+    // window's start (the Redis adapter's callers) must not make that more than a window away.
+    const untilNextWindow = this.#start + GATEWAY_WINDOW_MS - now;
+    return { allowed: false, retryAfterMs: Math.min(GATEWAY_WINDOW_MS, Math.max(1, untilNextWindow)) };
   }
 }

@@ -16,7 +16,8 @@
  * Returns {0, 0} admitted, {1, retryAfterMs} refused by the address's window, {2, retryAfterMs}
  * refused by the throttle. Clocks of instances a few milliseconds apart only move a request into a
  * neighbouring slice: a window's start is never moved back, and a slice ahead of the caller's clock
- * still counts.
+ * still counts. A caller whose clock reads behind the window's start (read before its request waited
+ * its turn in Redis) is still told at most the window's length: a second, never two.
  */
 export const ADMIT_REQUEST_SCRIPT = `
 local now = tonumber(ARGV[1])
@@ -81,7 +82,7 @@ if rps > 0 then
       burstCount = 0
     end
     if burstCount >= burstExtra then
-      return {2, math.max(1, math.ceil(start + sustainedMs - now))}
+      return {2, math.min(sustainedMs, math.max(1, math.ceil(start + sustainedMs - now)))}
     end
     redis.call('HSET', KEYS[2], 's', start, 'n', count, 'bs', burstStart, 'bn', burstCount + 1)
   end
