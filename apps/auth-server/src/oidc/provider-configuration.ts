@@ -69,6 +69,9 @@ export function providerConfiguration(input: ProviderConfigurationInput): Config
       // Nothing here pushes authorization requests, and each pushed one was stored for a minute
       // outside every limit.
       pushedAuthorizationRequests: { enabled: false },
+      // Its GET stored a session for 8 hours for anyone who asked, outside every limit; the console
+      // signs out by forgetting its ID token and asking for the login prompt next time.
+      rpInitiatedLogout: { enabled: false },
       dPoP: { enabled: false },
       clientCredentials: { enabled: true },
       introspection: { enabled: false },
