@@ -1,8 +1,14 @@
-// Spec 8 on the cluster, with the documented limits (50 requests/second sustained, 100 in a burst,
-// 1,000 per address in any 5 minutes): both API instances behind nginx spend one budget, counted in
-// Redis; the SDK's syncs get through it by honouring Retry-After; and a Redis outage degrades the
-// limits as README "Limits across instances" documents (each instance on its own, never a 5xx),
-// shared again once Redis answers.
+// Spec 8 on the cluster: both API instances behind nginx spend one budget, counted in Redis; the
+// SDK's syncs get through it by honouring Retry-After; and a Redis outage degrades the limits as
+// README "Limits across instances" documents (each instance on its own, never a 5xx), shared again
+// once Redis answers.
+//
+// Every verdict is a count, which no machine's speed changes. The throttle runs at a low sustained
+// rate (RATE_LIMIT_RPS=6) under the documented 100-request burst, so a batch of requests sent at once
+// meets one burst or two: one budget admits at most 100 + 6 a second however slowly the batch goes
+// out, two budgets at least 200. The per-address window keeps the documented 1,000. How many requests
+// a second get through is counted on an injected clock (catalog-api's request-limiter contract, on
+// the default configuration) and measured, through nginx, by the cluster benchmark.
 //
 // Callers come from loopback addresses of their own (callers.ts), each block of addresses used by
 // one test, so that one test's per-IP windows are not another's.
@@ -12,22 +18,19 @@ import { join } from 'node:path';
 import { createCatalogClient, createFileCheckpointStore, type SyncReport, sync } from '@catalog/sdk';
 import { scrapeMetrics } from '@catalog/server-runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  addresses,
-  pacedLoad,
-  type Sample,
-  SourceAddresses,
-  throttleWindows,
-  timedGet,
-} from '../support/load-callers.ts';
+import { addresses, type Sample, SourceAddresses, timedGet } from '../support/load-callers.ts';
 import { report } from '../support/settings.ts';
 import { clusterStack, type E2EStack } from '../support/stack.ts';
 import { type Cluster, startCluster } from './support/cluster.ts';
 
-const RPS = 50;
+/** Low, so that what a batch sent at once meets is the burst, not the machine's speed. */
+const RPS = 6;
+/** The documented burst. */
 const BURST = 100;
+/** The documented window of an address. */
 const IP_LIMIT = 1_000;
-const TOLERANCE = 0.05;
+/** A batch sent at once: twice what one budget's burst admits, so two budgets would admit 200. */
+const BATCH = 4 * BURST;
 /** The throttle's Retry-After is at most a second; the per-IP block's the rest of its 5 minutes. */
 const THROTTLE_RETRY_AFTER_MAX = 1;
 
@@ -39,7 +42,10 @@ let token: string;
 let origin: string;
 
 beforeAll(async () => {
-  cluster = await startCluster({ demoProducts: 300 });
+  cluster = await startCluster({
+    demoProducts: 300,
+    env: { RATE_LIMIT_RPS: String(RPS), RATE_LIMIT_BURST: String(BURST) },
+  });
   stack = clusterStack(cluster);
   callers = new SourceAddresses(cluster.ca);
   origin = cluster.baseUrl.replace('//localhost:', '//127.0.0.1:');
@@ -83,46 +89,55 @@ function expectSpread(before: readonly number[], after: readonly number[], total
   for (const count of served) expect(count).toBeGreaterThanOrEqual(total * 0.3);
 }
 
+/**
+ * `BATCH` requests at once, round robin over `from`, on connections opened beforehand (with /health,
+ * which no limit counts) so that TLS handshakes do not spread the batch; after a second and a half
+ * without limited requests, so that it starts a throttle window of its own.
+ */
+async function batchAtOnce(from: readonly string[]): Promise<Sample[]> {
+  await Promise.all(
+    from.flatMap((address) =>
+      Array.from({ length: 4 }, () => timedGet(callers.from(address), `${origin}/health`)),
+    ),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  return Promise.all(Array.from({ length: BATCH }, (_, i) => brands(from[i % from.length] as string)));
+}
+
+/**
+ * What one budget admits of a batch: the burst, and RPS for each further window the batch lasted into.
+ * Two budgets admit 2 × BURST; this stays below it unless the batch took more than BURST / RPS seconds.
+ */
+const ONE_BUDGET_AT_MOST = 2 * BURST - 1;
+
 describe('[8 Gateway throttle] one budget for every instance', () => {
-  it('[8 Gateway throttle][8 Retry-After][7.1 429] twice the throttle (100 requests/second from 20 addresses), spread by nginx over both instances: 50 per second accepted in aggregate within 5%, the windows holding the 100-request burst left out; every refusal 429 with Retry-After; Redis decided every request', async () => {
+  it(`[8 Gateway throttle][8 Retry-After][7.1 429] ${BATCH} requests at once from 20 addresses, spread by nginx over both instances: one burst of ${BURST} gets through in all, not one per instance; every refusal 429 with Retry-After 1; Redis decided every request`, async () => {
     const from = addresses(1, 20);
     const [requestsBefore, fallbacksBefore] = await Promise.all([
       onEachInstance('http_requests_total'),
       onEachInstance('catalog_rate_limit_fallbacks_total'),
     ]);
-    const samples = await pacedLoad(2 * RPS, 12_000, (i) => brands(from[i % from.length] as string));
+    const samples = await batchAtOnce(from);
     const [requestsAfter, fallbacksAfter] = await Promise.all([
       onEachInstance('http_requests_total'),
       onEachInstance('catalog_rate_limit_fallbacks_total'),
     ]);
 
     expectAcceptedOrLimited(samples);
-    // The first window seen holds the burst allowance (RATE_LIMIT_BURST − RATE_LIMIT_RPS, once a
-    // minute) and, with nothing refused in between, the window after it: left out. So is the last,
-    // which the end of the load cut short. The rest are whole one-second windows of the one budget.
-    const windows = throttleWindows(samples);
-    const measured = windows.slice(1, -1);
-    const span = ((windows.at(-1)?.start ?? 0) - (windows[1]?.start ?? 0)) / 1000;
-    const acceptedInMeasured = measured.reduce((sum, window) => sum + window.accepted, 0);
-    const rate = acceptedInMeasured / span;
-    report(
-      `throttle across the cluster: ${accepted(samples)} of ${samples.length} accepted; ${rate.toFixed(2)}/s over ` +
-        `${measured.length} windows (${span.toFixed(2)} s); first window ${windows[0]?.accepted}, ` +
-        `per window ${measured.map((window) => window.accepted).join(' ')}`,
-    );
-    expect(measured.length).toBeGreaterThanOrEqual(6);
-    // Saturated: more was asked than the budget in every window measured.
-    for (const window of measured) expect(window.refused).toBeGreaterThan(0);
-    expect(Math.abs(rate - RPS)).toBeLessThanOrEqual(RPS * TOLERANCE);
-    // The burst came once: over the whole load, 50 per window touched and the allowance once.
-    expect(accepted(samples)).toBeLessThanOrEqual(RPS * (windows.length + 1) + (BURST - RPS));
+    report(`throttle across the cluster: ${accepted(samples)} of ${samples.length} accepted at once`);
+    expect(accepted(samples)).toBeGreaterThanOrEqual(BURST);
+    expect(accepted(samples)).toBeLessThanOrEqual(ONE_BUDGET_AT_MOST);
+    // No address came near its window: each refusal is the throttle's, whose window is a second.
+    for (const sample of samples.filter((refused) => refused.status === 429)) {
+      expect(sample.retryAfter).toBe(THROTTLE_RETRY_AFTER_MAX);
+    }
     expectSpread(requestsBefore, requestsAfter, samples.length);
     expect(fallbacksAfter).toEqual(fallbacksBefore);
   });
 });
 
 describe('[8 Per-IP protection] one window per address across the instances', () => {
-  it(`[8 Per-IP protection][7.1 429] one address through both instances: its window admits ${IP_LIMIT} within 5% (an X-Forwarded-For it sends itself changes nothing), then 429 with the rest of the 5 minutes as Retry-After; another address is not blocked`, async () => {
+  it(`[8 Per-IP protection][7.1 429] one address through both instances: its window counts exactly ${IP_LIMIT} requests (an X-Forwarded-For it sends itself changes nothing), then 429 with the rest of the 5 minutes as Retry-After; another address is not blocked`, async () => {
     const [address, other] = addresses(2, 2) as [string, string];
     const requestsBefore = await onEachInstance('http_requests_total');
     const samples: Sample[] = [];
@@ -147,7 +162,8 @@ describe('[8 Per-IP protection] one window per address across the instances', ()
     report(
       `per-IP across the cluster: ${counted} requests counted before the block, ${total - counted} blocked`,
     );
-    expect(Math.abs(counted - IP_LIMIT)).toBeLessThanOrEqual(IP_LIMIT * TOLERANCE);
+    // One window in Redis for both instances, counting requests, not time: exactly the allowance.
+    expect(counted).toBe(IP_LIMIT);
     expectSpread(requestsBefore, requestsAfter, total);
 
     const after = await brands(address);
@@ -157,7 +173,7 @@ describe('[8 Per-IP protection] one window per address across the instances', ()
     expect(after.retryAfter).toBeGreaterThanOrEqual(290 - Math.ceil((Date.now() - firstSent) / 1000));
     expect(after.retryAfter).toBeLessThanOrEqual(300);
     // Another address is served once the throttle's window this burst filled is over.
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 60_000;
     let reply = await brands(other);
     while (
       reply.status === 429 &&
@@ -172,7 +188,7 @@ describe('[8 Per-IP protection] one window per address across the instances', ()
 });
 
 describe('[7.4 429] the SDK under the shared throttle', () => {
-  it('[7.4 429][8 Retry-After][4.4 step 8] three SDK syncs at once through nginx, asking more than the throttle allows: every 429 retried no sooner than its Retry-After, no sync fails, each gets every product', async () => {
+  it('[7.4 429][8 Retry-After][4.4 step 8] three SDK syncs at once through nginx while other callers hold the throttle spent: every 429 retried no sooner than its Retry-After, no sync fails, each gets every product', async () => {
     const credentials = await stack.createClient(['products.read']);
     const from = addresses(3, 3);
     const clients = from.map((address) =>
@@ -182,26 +198,42 @@ describe('[7.4 429] the SDK under the shared throttle', () => {
         clientId: credentials.clientId,
         clientSecret: credentials.clientSecret,
         dispatcher: callers.from(address),
+        // A second apart each, at most two of them in any window of the throttle: the three syncs
+        // together stay within RPS, so once the other callers stop, none is refused again.
+        pacing: { requestsPerSecond: 1 },
       }),
     );
     const dir = await mkdtemp(join(tmpdir(), 'e2e-cluster-sync-'));
+    const retries: Array<{
+      delayMs: number;
+      retryAfterMs: number | undefined;
+      status: number | undefined;
+    }> = [];
+    const refusedOnce = () => retries.some((retry) => retry.status === 429);
+    let syncsDone = false;
+    // Other callers spend every window until a sync has been refused: the throttle binds whatever the
+    // machine's speed, then leaves the syncs to themselves.
+    const hogs = addresses(5, 20);
+    let hogSent = 0;
+    let hog: Promise<unknown> = Promise.resolve();
     try {
       const [first] = clients;
       const catalogue = (await first?.products.search({ size: 1 }))?.pagination.total ?? 0;
-      const retries: Array<{
-        delayMs: number;
-        retryAfterMs: number | undefined;
-        status: number | undefined;
-      }> = [];
-      const started = performance.now();
+      hog = Promise.all(
+        hogs.map(async (address) => {
+          while (!refusedOnce() && !syncsDone && hogSent < 50_000) {
+            hogSent += 1;
+            await brands(address);
+          }
+        }),
+      );
       const runs = await Promise.allSettled(
         clients.map(async (client, index) => {
           const ids = new Set<string>();
           const run: SyncReport = await sync({
             client,
             checkpointStore: createFileCheckpointStore(join(dir, `sync-${index}.json`)),
-            // Small pages: many requests, so the three together ask more than 50 a second for seconds.
-            pageSize: 5,
+            pageSize: 50,
             upsert: (products) => {
               for (const product of products) ids.add(product.id);
             },
@@ -215,15 +247,17 @@ describe('[7.4 429] the SDK under the shared throttle', () => {
           return { run, ids };
         }),
       );
-      const seconds = (performance.now() - started) / 1000;
+      syncsDone = true;
+      await hog;
       const failed = runs.filter((outcome) => outcome.status === 'rejected');
       const pages = runs.reduce(
         (sum, outcome) => sum + (outcome.status === 'fulfilled' ? outcome.value.run.pages : 0),
         0,
       );
       report(
-        `SDK syncs through the cluster: ${runs.length - failed.length} of ${runs.length} completed in ${seconds.toFixed(1)} s, ` +
-          `${pages} pages, ${retries.length} retries (${retries.filter((retry) => retry.status === 429).length} after a 429)`,
+        `SDK syncs through the cluster: ${runs.length - failed.length} of ${runs.length} completed, ` +
+          `${pages} pages, ${retries.length} retries (${retries.filter((retry) => retry.status === 429).length} after a 429); ` +
+          `${hogSent} requests of the other callers`,
       );
       expect(failed.map((outcome) => String((outcome as PromiseRejectedResult).reason))).toEqual([]);
       for (const outcome of runs) {
@@ -237,6 +271,8 @@ describe('[7.4 429] the SDK under the shared throttle', () => {
         expect(retry.delayMs).toBeGreaterThanOrEqual(retry.retryAfterMs ?? Number.POSITIVE_INFINITY);
       }
     } finally {
+      syncsDone = true;
+      await hog;
       await Promise.all(clients.map((client) => client.close()));
       await rm(dir, { recursive: true, force: true });
     }
@@ -244,23 +280,27 @@ describe('[7.4 429] the SDK under the shared throttle', () => {
 });
 
 describe('[8 Gateway throttle] Redis out and back', () => {
-  it('[8 Gateway throttle][7.1 429] Redis cut off during load, as a stopped Redis looks: no 5xx, each instance enforces the limits alone (more than one budget gets through, the fallback counted on both); Redis back: one budget again', async () => {
+  it(`[8 Gateway throttle][7.1 429] Redis cut off, as a stopped Redis looks: no 5xx, each instance enforces the limits alone (${BATCH} requests at once get a burst through each instance, twice what one budget admits; the fallback counted on both); Redis back: one budget again`, async () => {
     const from = addresses(4, 30);
-    const offered = 3 * RPS;
-    const seconds = 5;
     const send = (i: number) => brands(from[i % from.length] as string);
-    // One budget admits at most this in `seconds`: RPS in each one-second window touched, the burst once.
-    const oneBudget = RPS * (seconds + 1) + (BURST - RPS);
 
-    const fallbacksBefore = await onEachInstance('catalog_rate_limit_fallbacks_total');
+    const [requestsBefore, fallbacksBefore] = await Promise.all([
+      onEachInstance('http_requests_total'),
+      onEachInstance('catalog_rate_limit_fallbacks_total'),
+    ]);
     cluster.redis.cut();
-    const cut = await pacedLoad(offered, seconds * 1000, send);
-    const fallbacksDuringCut = await onEachInstance('catalog_rate_limit_fallbacks_total');
+    const cut = await batchAtOnce(from);
+    const [requestsDuringCut, fallbacksDuringCut] = await Promise.all([
+      onEachInstance('http_requests_total'),
+      onEachInstance('catalog_rate_limit_fallbacks_total'),
+    ]);
     report(
-      `Redis cut: ${accepted(cut)} of ${cut.length} accepted in ${seconds} s (one budget admits at most ${oneBudget})`,
+      `Redis cut: ${accepted(cut)} of ${cut.length} accepted at once (one budget admits at most ${ONE_BUDGET_AT_MOST})`,
     );
     expectAcceptedOrLimited(cut);
-    expect(accepted(cut)).toBeGreaterThan(oneBudget);
+    // Each instance received more than a burst (round robin), and its own limits admitted one.
+    expectSpread(requestsBefore, requestsDuringCut, cut.length);
+    expect(accepted(cut)).toBeGreaterThanOrEqual(2 * BURST);
     fallbacksDuringCut.forEach((count, index) => {
       expect(count).toBeGreaterThan(fallbacksBefore[index] ?? 0);
     });
@@ -272,17 +312,17 @@ describe('[8 Gateway throttle] Redis out and back', () => {
     // have said that Redis answers again.
     const sharedAgain = () =>
       cluster.api.every((instance) => instance.service().output().includes('the limits are shared again'));
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + 60_000;
     for (let i = 0; !sharedAgain(); i += 1) {
-      if (Date.now() > deadline) throw new Error('the instances did not go back to Redis within 30 s');
+      if (Date.now() > deadline) throw new Error('the instances did not go back to Redis within 60 s');
       await send(i);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const fallbacksRestored = await onEachInstance('catalog_rate_limit_fallbacks_total');
-    const restored = await pacedLoad(offered, seconds * 1000, send);
-    report(`Redis back: ${accepted(restored)} of ${restored.length} accepted in ${seconds} s`);
+    const restored = await batchAtOnce(from);
+    report(`Redis back: ${accepted(restored)} of ${restored.length} accepted at once`);
     expectAcceptedOrLimited(restored);
-    expect(accepted(restored)).toBeLessThanOrEqual(oneBudget);
+    expect(accepted(restored)).toBeLessThanOrEqual(ONE_BUDGET_AT_MOST);
     expect(await onEachInstance('catalog_rate_limit_fallbacks_total')).toEqual(fallbacksRestored);
   });
 });
