@@ -1,7 +1,7 @@
 // The nginx configuration of a cluster, rendered from the templates in deploy/nginx: the one copy
 // that `pnpm start:cluster` and the cluster tests both run. Node built-ins only, so the start script
 // runs it from the repository root without a build.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const templateDir = new URL('../../deploy/nginx/', import.meta.url);
@@ -60,12 +60,40 @@ export interface NginxSite {
   readonly upstreams: readonly string[];
 }
 
+/** How long nginx gives a slow or silent caller, as nginx time values (`20s`, `500ms`). */
+export interface NginxTimeouts {
+  /** The whole request line and headers (and, on nginx before 1.25.5, the TLS handshake). */
+  readonly clientHeader: string;
+  /** Between two reads of a body: the instance the body streams to bounds the whole of it. */
+  readonly clientBody: string;
+  /** Between two writes of an answer to a caller that does not read it. */
+  readonly send: string;
+  /** An idle kept-alive connection of a caller. */
+  readonly keepalive: string;
+  /** Reading (and dropping) what a caller still sends after an answer that ends its request early. */
+  readonly lingering: string;
+}
+
+/** The instances' HTTP_HEADERS_TIMEOUT_MS for headers and between reads of a body. */
+export const DEFAULT_NGINX_TIMEOUTS: NginxTimeouts = Object.freeze({
+  clientHeader: '20s',
+  clientBody: '20s',
+  send: '30s',
+  keepalive: '15s',
+  lingering: '5s',
+});
+
 export interface ClusterNginxConfig {
   /** Where the configuration, pid file, access log and nginx's temporary paths go. */
   readonly runDir: string;
   readonly catalogApi: NginxSite;
   readonly authServer: NginxSite;
+  /** The defaults when absent; tests shorten them. */
+  readonly timeouts?: NginxTimeouts;
 }
+
+/** The access log of a rendered configuration, in its run directory. */
+export const accessLogOf = (runDir: string) => join(runDir, 'access.log');
 
 const siteValues = (prefix: string, site: NginxSite) => ({
   [`${prefix}_UPSTREAM`]: site.upstreams,
@@ -78,14 +106,25 @@ const siteValues = (prefix: string, site: NginxSite) => ({
 /** Writes catalog.conf and the standalone nginx.conf that includes it; resolves with nginx.conf's path. */
 export async function writeNginxConfig(config: ClusterNginxConfig): Promise<string> {
   const template = (name: string) => readFile(new URL(name, templateDir), 'utf8');
-  await mkdir(config.runDir, { recursive: true });
+  await mkdir(config.runDir, { recursive: true, mode: 0o700 });
   const site = join(config.runDir, 'catalog.conf');
   const main = join(config.runDir, 'nginx.conf');
+  const timeouts = config.timeouts ?? DEFAULT_NGINX_TIMEOUTS;
+  const accessLog = accessLogOf(config.runDir);
+  // nginx would create it world-readable (0644); created here first, it keeps the owner's mode.
+  await writeFile(accessLog, '', { flag: 'a', mode: 0o600 });
+  await chmod(accessLog, 0o600);
   await writeFile(
     site,
     renderTemplate(await template('catalog.conf.template'), {
       ...siteValues('CATALOG_API', config.catalogApi),
       ...siteValues('AUTH_SERVER', config.authServer),
+      ACCESS_LOG: accessLog,
+      CLIENT_HEADER_TIMEOUT: timeouts.clientHeader,
+      CLIENT_BODY_TIMEOUT: timeouts.clientBody,
+      SEND_TIMEOUT: timeouts.send,
+      KEEPALIVE_TIMEOUT: timeouts.keepalive,
+      LINGERING_TIME: timeouts.lingering,
     }),
   );
   await writeFile(

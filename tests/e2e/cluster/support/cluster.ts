@@ -20,7 +20,11 @@ import {
   catalogApiEnv,
   operatorEnv,
 } from '../../../../scripts/cluster/instance-env.mts';
-import { writeNginxConfig } from '../../../../scripts/cluster/nginx-config.mts';
+import {
+  accessLogOf,
+  type NginxTimeouts,
+  writeNginxConfig,
+} from '../../../../scripts/cluster/nginx-config.mts';
 import { startNginx } from '../../../../scripts/cluster/nginx-process.mts';
 import { supervise } from '../../../../scripts/cluster/supervisor.mts';
 import { createPostgresDatabase, type PostgresDatabase } from '../../support/postgres-database.ts';
@@ -62,6 +66,8 @@ export interface Cluster {
   readonly authUrl: string;
   /** PEM of the CA of nginx's certificate. */
   readonly ca: string;
+  /** nginx's access log. */
+  readonly accessLog: string;
   readonly database: PostgresDatabase;
   /** What the operator CLI is given to work on the cluster (instance-env.mts). */
   readonly operatorEnv: Record<string, string>;
@@ -77,6 +83,8 @@ export interface ClusterOptions {
   readonly env?: Record<string, string>;
   /** DEMO_CATALOGUE_PRODUCTS; `pnpm start`'s default (5,000) when absent. */
   readonly demoProducts?: number;
+  /** nginx's deadlines for slow callers; `pnpm start:cluster`'s when absent. */
+  readonly nginxTimeouts?: NginxTimeouts;
 }
 
 let clustersStarted = 0;
@@ -193,6 +201,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
         runDir,
         catalogApi: site(ports.nginx.api, ports.api),
         authServer: site(ports.nginx.auth, ports.auth),
+        ...(options.nginxTimeouts === undefined ? {} : { timeouts: options.nginxTimeouts }),
       }),
       runDir,
       host: '127.0.0.1',
@@ -204,6 +213,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       baseUrl: shared.publicCatalogUrl,
       authUrl: shared.publicAuthUrl,
       ca: await readFile(tls.caCert, 'utf8'),
+      accessLog: accessLogOf(runDir),
       database,
       operatorEnv: operatorEnv(shared, dir),
       redis,

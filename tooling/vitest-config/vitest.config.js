@@ -1,3 +1,0 @@
-import { packageTestConfig } from './index.js';
-
-export default packageTestConfig();
