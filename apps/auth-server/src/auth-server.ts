@@ -74,11 +74,8 @@ export async function buildAuthServer({
   const holder = new ProviderHolder();
   const { limits } = config;
   const { signIns } = shared;
-  const adapter = adapterFactory({
-    clients,
-    perClient: limiterOf('token-client', limits.tokenPerClient),
-    signIns,
-  });
+  const adapter = adapterFactory({ clients, signIns });
+  const perClient = limiterOf('token-client', limits.tokenPerClient);
   const verifier = secretVerifier(pepper);
   const cookieKeys = cookieSigningKeys(pepper);
   let issuer: string | undefined;
@@ -98,6 +95,7 @@ export async function buildAuthServer({
         pepper,
         secretVerifier: verifier,
         clients,
+        perClient,
         logger,
         proxy: config.transport.mode === 'behind-proxy',
         onTokenOutcome: (outcome) => metrics.tokenOutcome(outcome),

@@ -59,7 +59,7 @@ describe('token server metrics', () => {
         DATA_DIR: dataDir,
         AUTH_SERVER_PORT: '0',
         TOKEN_RATE_LIMIT_CLIENT_PER_MIN: '3',
-        TOKEN_RATE_LIMIT_IP_PER_MIN: '7',
+        TOKEN_RATE_LIMIT_IP_PER_MIN: '9',
       },
     });
     if (server.metricsUrl === undefined) throw new Error('no metrics URL announced');
@@ -88,18 +88,21 @@ describe('token server metrics', () => {
     });
     const before = await scrapeMetrics(metricsUrl);
 
-    // Per client 3 a minute, per address 7 a minute.
+    // Per client 3 failed authentications a minute, per address 9 requests a minute.
+    const wrong = { client_secret: 'not the secret' };
     const statuses = [
       await token(grant(a)),
-      await token(grant(a)),
       await token(grant(a, { scope: 'crm-api/products.write' })),
-      await token(grant(a)), // a's 4th: the per-client limit
-      await token(grant(b, { client_secret: 'not the secret' })),
+      await token(grant(a, wrong)),
+      await token(grant(a, wrong)),
+      await token(grant(a, wrong)),
+      await token(grant(a, wrong)), // a's 4th failure: the per-client limit
+      await token(grant(a)), // the right secret is served past it
       await token(grant(b, { grant_type: 'password' })),
       await token(grant(b)),
-      await token(grant(b)), // the 8th from this address: the per-IP limit
+      await token(grant(b)), // the 10th from this address: the per-IP limit
     ];
-    expect(statuses).toEqual([200, 200, 400, 429, 400, 400, 200, 429]);
+    expect(statuses).toEqual([200, 400, 400, 400, 400, 429, 200, 400, 200, 429]);
     expect((await rawRequest(`${server.url}/.well-known/jwks.json`, { ca })).status).toBe(200);
     expect((await rawRequest(`${server.url}/.well-known/openid-configuration`, { ca })).status).toBe(200);
     expect((await rawRequest(`${server.url}/no/such/endpoint`, { ca })).status).toBe(404);
@@ -112,7 +115,7 @@ describe('token server metrics', () => {
     );
     expect(outcomes).toEqual({
       issued: 3,
-      invalid_client: 1,
+      invalid_client: 3,
       invalid_request: 0,
       invalid_scope: 1,
       invalid_grant: 0,
@@ -126,11 +129,11 @@ describe('token server metrics', () => {
     expect(moved('rate_limit_rejections_total', { limiter: 'token_ip' })).toBe(1);
     expect(moved('rate_limit_rejections_total', { limiter: 'sign_in_ip' })).toBe(0);
     expect(moved('http_requests_total', { operation: 'token', status_class: '2xx' })).toBe(3);
-    expect(moved('http_requests_total', { operation: 'token', status_class: '4xx' })).toBe(5);
+    expect(moved('http_requests_total', { operation: 'token', status_class: '4xx' })).toBe(7);
     expect(moved('http_requests_total', { operation: 'jwks', status_class: '2xx' })).toBe(1);
     expect(moved('http_requests_total', { operation: 'discovery', status_class: '2xx' })).toBe(1);
     expect(moved('http_requests_total', { operation: 'unmatched', status_class: '4xx' })).toBe(1);
-    expect(moved('http_request_duration_seconds', { operation: 'token' })).toBe(8);
+    expect(moved('http_request_duration_seconds', { operation: 'token' })).toBe(10);
   });
 
   it('never shows a client id in the metrics, and never serves them on the public port', async () => {

@@ -77,32 +77,28 @@ describe('token endpoint rate limits (429 + Retry-After, body in the token error
     );
   });
 
-  it('limits the token requests naming one client id, through the form or HTTP Basic, and no other client', async () => {
+  it('refuses wrong secrets for one client id past its failure limit (429), through the form or HTTP Basic, for an unknown id alike, and no other client', async () => {
     const running = await start({ TOKEN_RATE_LIMIT_IP_PER_MIN: '0', TOKEN_RATE_LIMIT_CLIENT_PER_MIN: '3' });
     const target = await running.createClient();
     const other = await running.createClient();
-    for (let attempt = 0; attempt < 3; attempt += 1) {
-      const wrong = await postToken(running, {
+    const wrong = (clientId: string) =>
+      postToken(running, {
         grant_type: 'client_credentials',
-        client_id: target.clientId,
+        client_id: clientId,
         client_secret: 'not the secret',
         scope: SCOPE,
       });
-      expect(wrong.status).toBe(400);
+    for (const clientId of [target.clientId, 'no-such-client']) {
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        expect((await wrong(clientId)).json).toMatchObject({ error: 'invalid_client' });
+      }
+      expectTokenRateLimited(await wrong(clientId));
     }
-    expectTokenRateLimited(
-      await postToken(running, {
-        grant_type: 'client_credentials',
-        client_id: target.clientId,
-        client_secret: target.clientSecret,
-        scope: SCOPE,
-      }),
-    );
     expectTokenRateLimited(
       await postToken(
         running,
         { grant_type: 'client_credentials', scope: SCOPE },
-        { Authorization: basic(target.clientId, target.clientSecret) },
+        { Authorization: basic(target.clientId, 'not the secret') },
       ),
     );
     const unaffected = await postToken(running, {
@@ -113,6 +109,50 @@ describe('token endpoint rate limits (429 + Retry-After, body in the token error
     });
     expect(unaffected.status).toBe(200);
   });
+
+  it('serves the right secret, through the form or HTTP Basic, while its client id is hammered with wrong secrets from many addresses', async () => {
+    const limit = 60;
+    const running = await start({ TRUST_PROXY: 'true', TOKEN_RATE_LIMIT_CLIENT_PER_MIN: String(limit) });
+    const target = await running.createClient();
+    const from = (address: string) => ({ 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': address });
+    const guess = (attempt: number) =>
+      postToken(
+        running,
+        {
+          grant_type: 'client_credentials',
+          client_id: target.clientId,
+          client_secret: `guess-${attempt}`,
+          scope: SCOPE,
+        },
+        from(`198.51.100.${attempt % 250}`),
+      );
+    for (let attempt = 0; attempt < limit; attempt += 1) {
+      expect((await guess(attempt)).json).toMatchObject({ error: 'invalid_client' });
+    }
+    expectTokenRateLimited(await guess(limit));
+    const integrator = from('203.0.113.50');
+    const posted = await postToken(
+      running,
+      {
+        grant_type: 'client_credentials',
+        client_id: target.clientId,
+        client_secret: target.clientSecret,
+        scope: SCOPE,
+      },
+      integrator,
+    );
+    expect(posted.status).toBe(200);
+    expect(posted.json).toMatchObject({ token_type: 'Bearer', scope: SCOPE });
+    const viaBasic = await postToken(
+      running,
+      { grant_type: 'client_credentials', scope: SCOPE },
+      { ...integrator, Authorization: basic(target.clientId, target.clientSecret) },
+    );
+    expect(viaBasic.status).toBe(200);
+    // The guesses stay refused past the limit, whatever the address.
+    expectTokenRateLimited(await guess(limit + 1));
+  });
+
   it('behind a proxy, keys the per-IP limit on the address the proxy appended, not on what the caller wrote before it', async () => {
     const running = await start({
       TRUST_PROXY: 'true',

@@ -97,6 +97,12 @@ async function tokenStatuses(
   return statuses;
 }
 
+/** The client's id with a wrong secret: a failed authentication, counted by the per-client limit. */
+const guessing = (client: { clientId: string }) => ({
+  clientId: client.clientId,
+  clientSecret: 'not the secret',
+});
+
 /** An instance's outage lines in order: a warning when one starts, a line when Redis answers again. */
 const outageLines = (instance: Instance) =>
   instance.logs.flatMap((entry) => {
@@ -144,13 +150,14 @@ describe('two token servers sharing one store and one Redis behave as one', () =
     expect(still.status).toBe(429);
   });
 
-  it("counts a client's token requests on both instances against its one limit", async () => {
+  it("counts a client's failed authentications on both instances against its one limit, and serves its right secret past it", async () => {
     const { deployed, instances } = await deploy({ TOKEN_RATE_LIMIT_CLIENT_PER_MIN: '4' });
     const [one, other] = instances as [Instance, Instance];
     const client = await deployed.createClient();
-    expect(await tokenStatuses([one, other, one, other, one, other], client)).toEqual([
-      200, 200, 200, 200, 429, 429,
+    expect(await tokenStatuses([one, other, one, other, one, other], guessing(client))).toEqual([
+      400, 400, 400, 400, 429, 429,
     ]);
+    expect(await tokenStatuses([one, other], client)).toEqual([200, 200]);
   });
 
   it('holds at most the capacity of open sign-ins of the whole deployment, whichever instance each reaches: the oldest are evicted, none refused', async () => {
@@ -189,9 +196,10 @@ describe('two token servers sharing one store and one Redis behave as one', () =
 
     proxy.cut();
     const client = await deployed.createClient();
-    // Each instance counts alone from nothing: three tokens each, then 429; never unlimited.
-    expect(await tokenStatuses([one, one, one, one], client)).toEqual([200, 200, 200, 429]);
-    expect(await tokenStatuses([other, other, other, other], client)).toEqual([200, 200, 200, 429]);
+    // Each instance counts alone from nothing: three failures each, then 429; never unlimited.
+    expect(await tokenStatuses([one, one, one, one], guessing(client))).toEqual([400, 400, 400, 429]);
+    expect(await tokenStatuses([other, other, other, other], guessing(client))).toEqual([400, 400, 400, 429]);
+    expect(await tokenStatuses([one, other], client)).toEqual([200, 200]);
     for (const instance of instances) {
       expectOneWarningPerOutage(instance, 'down');
       expect(await instance.fallbacks()).toBeGreaterThanOrEqual(4);
@@ -229,7 +237,9 @@ describe('two token servers sharing one store and one Redis behave as one', () =
     }
     for (const instance of instances) expectOneWarningPerOutage(instance, 'back');
     const fresh = await deployed.createClient();
-    expect(await tokenStatuses([one, other, one, other, one], fresh)).toEqual([200, 200, 200, 429, 429]);
+    expect(await tokenStatuses([one, other, one, other, one], guessing(fresh))).toEqual([
+      400, 400, 400, 429, 429,
+    ]);
     // The sign-in started before the cut carries on, and a new one completes across both.
     expect((await postLogin(inProgress, one.ca, ADMIN, PASSWORD)).status).toBe(303);
     const { exchanged } = await signInAlternating(instances, other);

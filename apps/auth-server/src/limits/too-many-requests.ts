@@ -1,5 +1,4 @@
 import type { Context } from 'koa';
-import { errors } from 'oidc-provider';
 import { SIGN_IN_UNAVAILABLE_RETRY_AFTER_SECONDS } from '../errors/sign-in-store-unavailable.ts';
 import { PAGE_HEADERS, page } from '../login/html.ts';
 
@@ -11,17 +10,6 @@ export const TOKEN_RATE_LIMITED = 'slow_down';
 
 export const tokenRateLimitedDescription = (retryAfterSeconds: number) =>
   `too many token requests; retry after ${retryAfterSeconds} s`;
-
-/** Thrown inside oidc-provider (client lookup), whose error handler turns it into that 429 body. */
-export class TokenRateLimited extends errors.OIDCProviderError {
-  readonly retryAfterSeconds: number;
-
-  constructor(retryAfterSeconds: number) {
-    super(429, TOKEN_RATE_LIMITED);
-    this.error_description = tokenRateLimitedDescription(retryAfterSeconds);
-    this.retryAfterSeconds = retryAfterSeconds;
-  }
-}
 
 export function answerTokenRateLimited(ctx: Context, retryAfterSeconds: number): void {
   ctx.status = 429;

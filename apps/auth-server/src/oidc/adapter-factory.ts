@@ -1,31 +1,22 @@
-import Provider, { type Adapter, type AdapterFactory, type AdapterPayload } from 'oidc-provider';
-import { TokenRateLimited } from '../limits/too-many-requests.ts';
+import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
 import type { IssuableClients } from '../ports/issuable-clients.ts';
-import type { RateLimiter } from '../ports/rate-limiters.ts';
 import type { SignIns } from '../ports/sign-ins.ts';
 import { m2mClientMetadata } from './m2m-client-metadata.ts';
 
 /**
  * The Client model, read-only, from the shared store; clients are managed by the catalog API.
- * Every lookup of an M2M client id (the provider's static admin client never comes here) is first
- * counted against that id's limit: the only place the token endpoint's client id is known before
- * any secret is checked.
+ * The per-client limit counts failed authentications once the provider has answered
+ * (../limits/client-failure-limit.ts), not lookups: a lookup cannot tell the integrator from a
+ * guesser.
  */
 class IssuableClientAdapter implements Adapter {
   readonly #clients: IssuableClients;
-  readonly #perClient: RateLimiter;
 
-  constructor(clients: IssuableClients, perClient: RateLimiter) {
+  constructor(clients: IssuableClients) {
     this.#clients = clients;
-    this.#perClient = perClient;
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
-    const admission = await this.#perClient.consume(id);
-    if (!admission.allowed) {
-      Provider.ctx?.set('Retry-After', String(admission.retryAfterSeconds));
-      throw new TokenRateLimited(admission.retryAfterSeconds);
-    }
     const client = await this.#clients.find(id, new Date());
     return client === undefined ? undefined : m2mClientMetadata(client);
   }
@@ -58,9 +49,8 @@ class IssuableClientAdapter implements Adapter {
  */
 export function adapterFactory(input: {
   readonly clients: IssuableClients;
-  readonly perClient: RateLimiter;
   readonly signIns: SignIns;
 }): AdapterFactory {
-  const clientAdapter = new IssuableClientAdapter(input.clients, input.perClient);
+  const clientAdapter = new IssuableClientAdapter(input.clients);
   return (model) => (model === 'Client' ? clientAdapter : input.signIns.adapter(model));
 }

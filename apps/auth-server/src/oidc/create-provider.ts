@@ -1,7 +1,9 @@
 import Provider from 'oidc-provider';
 import type { Logger } from 'pino';
+import { clientFailureLimit } from '../limits/client-failure-limit.ts';
 import type { TokenOutcome } from '../metrics/auth-metrics.ts';
 import type { IssuableClients } from '../ports/issuable-clients.ts';
+import type { RateLimiter } from '../ports/rate-limiters.ts';
 import { type ClientSecretVerifier, clientSecretCheck } from './client-secret-check.ts';
 import { countTokenOutcomes } from './count-token-outcomes.ts';
 import { type ProviderConfigurationInput, providerConfiguration } from './provider-configuration.ts';
@@ -14,6 +16,8 @@ export interface CreateProviderInput extends ProviderConfigurationInput {
   readonly pepper: Uint8Array;
   readonly secretVerifier: ClientSecretVerifier;
   readonly clients: IssuableClients;
+  /** Failed client authentications per client id (TOKEN_RATE_LIMIT_CLIENT_PER_MIN). */
+  readonly perClient: RateLimiter;
   readonly logger: Logger;
   /** Behind a TLS-terminating proxy the protocol comes from X-Forwarded-Proto. */
   readonly proxy: boolean;
@@ -38,6 +42,7 @@ export function createProvider(input: CreateProviderInput): Provider {
     return secrets.compare(actual, this.clientSecret ?? '');
   };
   if (input.onTokenOutcome) provider.use(countTokenOutcomes(OIDC_ROUTES.token, input.onTokenOutcome));
+  provider.use(clientFailureLimit(OIDC_ROUTES.token, input.perClient));
   provider.use(tokenEndpointErrors(OIDC_ROUTES.token));
   provider.use(secrets.equalWork);
   provider.use(recordTokenExchange(OIDC_ROUTES.token, input.clients, input.logger));

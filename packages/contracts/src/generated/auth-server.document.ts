@@ -223,7 +223,7 @@ export const authServerDocument = {
     },
     "responses": {
       "TokenRateLimited": {
-        "description": "Too many token requests from this source IP (`TOKEN_RATE_LIMIT_IP_PER_MIN`, 300 a minute by default) or\nnaming this client id (`TOKEN_RATE_LIMIT_CLIENT_PER_MIN`, 60 a minute by default), counted whatever the\noutcome. Wait `Retry-After` seconds, then retry with exponential backoff. The body keeps the token\nendpoint's error shape with the code `slow_down` (RFC 8628's \"poll less often\"); refused credentials stay\n400 `invalid_client`.\n",
+        "description": "Too many token requests from this source IP (`TOKEN_RATE_LIMIT_IP_PER_MIN`, 300 a minute by default,\ncounted whatever the outcome), or a failed client authentication past the limit of failures naming this\nclient id (`TOKEN_RATE_LIMIT_CLIENT_PER_MIN`, 60 a minute by default): the right secret is served however\nmany wrong ones were sent. Wait `Retry-After` seconds, then retry with exponential backoff. The body keeps\nthe token endpoint's error shape with the code `slow_down` (RFC 8628's \"poll less often\"); refused\ncredentials below the limits stay 400 `invalid_client`.\n",
         "headers": {
           "Retry-After": {
             "$ref": "#/components/headers/Retry-After"

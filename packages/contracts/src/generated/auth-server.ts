@@ -179,11 +179,12 @@ export interface components {
     };
     responses: {
         /**
-         * @description Too many token requests from this source IP (`TOKEN_RATE_LIMIT_IP_PER_MIN`, 300 a minute by default) or
-         *     naming this client id (`TOKEN_RATE_LIMIT_CLIENT_PER_MIN`, 60 a minute by default), counted whatever the
-         *     outcome. Wait `Retry-After` seconds, then retry with exponential backoff. The body keeps the token
-         *     endpoint's error shape with the code `slow_down` (RFC 8628's "poll less often"); refused credentials stay
-         *     400 `invalid_client`.
+         * @description Too many token requests from this source IP (`TOKEN_RATE_LIMIT_IP_PER_MIN`, 300 a minute by default,
+         *     counted whatever the outcome), or a failed client authentication past the limit of failures naming this
+         *     client id (`TOKEN_RATE_LIMIT_CLIENT_PER_MIN`, 60 a minute by default): the right secret is served however
+         *     many wrong ones were sent. Wait `Retry-After` seconds, then retry with exponential backoff. The body keeps
+         *     the token endpoint's error shape with the code `slow_down` (RFC 8628's "poll less often"); refused
+         *     credentials below the limits stay 400 `invalid_client`.
          */
         TokenRateLimited: {
             headers: {
