@@ -26,6 +26,8 @@ export function startInstance(options: {
   readonly env: Record<string, string>;
   readonly write: (line: string) => void;
   readonly timeoutMs: number;
+  /** Told of the process as soon as it runs: a stop may come before it listens. */
+  readonly onSpawn?: (child: ChildProcess) => void;
 }): Promise<InstanceProcess> {
   // The flags and allocator setting `pnpm start` gives the catalog API (its package.json), for every instance.
   const child = spawn(process.execPath, ['--max-semi-space-size=8', '--enable-source-maps', options.entry], {
@@ -33,6 +35,7 @@ export function startInstance(options: {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
+  options.onSpawn?.(child);
   const exited = once(child, 'exit').then(([code, signal]) =>
     code === null ? String(signal) : String(code),
   );

@@ -4,7 +4,8 @@
 // start; the URLs printed; an instance that dies is started again after a back-off (supervisor.mts)
 // while nginx serves from the others; Ctrl-C stops nginx, then every instance, and exits 0 (a second
 // Ctrl-C kills what is left at once).
-import { spawnSync } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join, relative } from 'node:path';
@@ -48,6 +49,10 @@ function redisAnswers(url: string): Promise<boolean> {
     socket.once('error', () => done(false));
     socket.once('timeout', () => done(false));
   });
+}
+
+async function exitOf(child: ChildProcess): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
 }
 
 function describeEvent(event: SupervisorEvent): string {
@@ -110,6 +115,9 @@ async function main(): Promise<void> {
   }
   const { nginx, shared } = await prepare(settings);
   const instances: Supervised<InstanceProcess>[] = [];
+  // Every instance process running, one still starting included (a first start loads the demo
+  // catalogue for minutes): each has a process group of its own, which a Ctrl-C does not reach.
+  const running = new Set<ChildProcess>();
   let proxy: NginxProcess | undefined;
   let stopping = false;
 
@@ -118,14 +126,20 @@ async function main(): Promise<void> {
   // instance that dies is restarted by its supervisor while nginx serves from the others.
   const stop = async (code: number) => {
     if (stopping) {
-      for (const instance of instances) instance.current().child.kill('SIGKILL');
+      for (const child of running) child.kill('SIGKILL');
       proxy?.child.kill('SIGKILL');
       process.exit(130);
     }
     stopping = true;
     say('stopping: nginx, then every instance');
     await proxy?.stop();
-    await Promise.all(instances.map((instance) => instance.stop()));
+    // Supervision ends first (synchronously), so that nothing is started again.
+    const supervisions = instances.map((instance) => instance.stop());
+    const exits = [...running].map((child) => {
+      child.kill('SIGINT');
+      return exitOf(child);
+    });
+    await Promise.all([...supervisions, ...exits]);
     say('cluster stopped');
     process.exit(code);
   };
@@ -145,6 +159,10 @@ async function main(): Promise<void> {
           env: server === 'api' ? catalogApiEnv(shared, place) : authServerEnv(shared, place),
           write: say,
           timeoutMs: INSTANCE_START_MS,
+          onSpawn: (child) => {
+            running.add(child);
+            child.once('exit', () => running.delete(child));
+          },
         });
       },
       exited: (running) => running.exited,
@@ -205,6 +223,8 @@ async function main(): Promise<void> {
     printUrls(settings, shared, await writeOperatorEnv(settings, shared), api, auth);
   } catch (error) {
     // Whatever went wrong, nothing started is left running: the instances are in groups of their own.
+    // A start cut short by a stop under way is that stop's to finish.
+    if (stopping) return;
     const expected = error instanceof InstanceStartError || error instanceof NginxStartError;
     process.stderr.write(
       `start:cluster: ${expected ? error.message : ((error as Error).stack ?? String(error))}\n`,
