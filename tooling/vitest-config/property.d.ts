@@ -1,18 +1,11 @@
 import type { IRawProperty } from 'fast-check';
 
-/** Runs and time budget of one property test: the default run, and the TEST_HEAVY one. */
+/** Runs of one property test: the default run, and the TEST_HEAVY one. No time budget: see property.js. */
 export interface PropertyBudget {
-  /** Runs asked for by default. */
+  /** Runs made by default. */
   readonly runs: number;
-  /** No run beyond `minRuns` starts after this long (`interruptAfterTimeLimit`). */
-  readonly budgetMs: number;
+  /** Runs made with TEST_HEAVY=1. */
   readonly heavyRuns: number;
-  readonly heavyBudgetMs: number;
-  /**
-   * Runs made first, whatever the budget (within a hard 20 s): fewer fails the test instead of
-   * passing on a handful.
-   */
-  readonly minRuns: number;
   /** The seed unless TEST_SEED gives one. */
   readonly seed: number;
 }
@@ -20,7 +13,6 @@ export interface PropertyBudget {
 export interface PropertyReport {
   readonly runs: number;
   readonly seed: number;
-  readonly interrupted: boolean;
 }
 
 export function checkProperty<Ts extends unknown[]>(

@@ -8,6 +8,7 @@ import type { GrantableScope } from '@catalog/contracts';
 import { requestAccessToken } from '@catalog/server-runtime/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settings } from '../support/settings.ts';
 import { ADMIN_PASSWORD, type Credentials, type E2EStack, startE2EStack } from '../support/stack.ts';
 import { runProperty } from './run-property.ts';
 
@@ -125,9 +126,14 @@ afterAll(async () => {
 
 describe('audit trail and logs: no secret, password or token ever recorded', () => {
   it('after random administrative actions and token requests, no audit event and no log line of either server contains a client secret, password, access token or ID token', async () => {
-    await runProperty('audit secrets', fc.array(action, { minLength: 1, maxLength: 6 }), async (steps) => {
-      for (const step of steps) await perform(step);
-    });
+    await runProperty(
+      'audit secrets',
+      fc.array(action, { minLength: 1, maxLength: 6 }),
+      async (steps) => {
+        for (const step of steps) await perform(step);
+      },
+      { runs: settings.fuzz.longRuns },
+    );
     const events = await allAuditEvents();
     expect(events.length).toBeGreaterThan(0);
     const trail = JSON.stringify(events);

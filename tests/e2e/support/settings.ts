@@ -12,9 +12,9 @@
 //   TEST_DATABASE_URL=<url>  that server (default: the local one the packages' tests use too)
 //   NGINX_PATH=<p>     the cluster's nginx (default: the first on PATH, else Debian's /usr/sbin/nginx)
 //
-// CI runs the short version: the fuzz files stay within about 40 s in all on a quiet machine (each property
-// stops at its run count; on a loaded one it may use its whole time budget, and fails below its floor of
-// runs), the fault and load files within about a minute and a half.
+// CI runs the short version: the fuzz files stay within about 40 s in all on a quiet machine. Each
+// property stops at its run count, never at a time budget: a loaded machine takes longer, the verdict
+// is the same; the fault and load files take about a minute and a half.
 
 import { DEFAULT_TEST_DATABASE_URL } from '@catalog/vitest-config';
 import { findNginx } from '../../../scripts/cluster/nginx-process.mts';
@@ -62,15 +62,10 @@ export interface E2ESettings {
   readonly heavy: boolean;
   readonly fuzz: {
     readonly seed: number;
-    /** Runs per property (each run sends one or a few requests). */
+    /** Runs per property (each run sends one or a few requests); a count, never a time budget. */
     readonly runs: number;
-    /**
-     * Time budget per property: fast-check stops early when it is spent (`interruptAfterTimeLimit`).
-     * Generous, so that a loaded machine still makes the floor below.
-     */
-    readonly timeBudgetMs: number;
-    /** Fewest runs a property must make before its budget runs out, or the test fails. */
-    readonly minRuns: number;
+    /** Runs of a property whose every run is several administrative actions. */
+    readonly longRuns: number;
   };
   readonly faults: {
     /** kill -9 rounds per scenario. */
@@ -102,8 +97,7 @@ export const settings: E2ESettings = Object.freeze({
   fuzz: Object.freeze({
     seed: positiveInt('E2E_SEED', env.E2E_SEED) ?? DEFAULT_FUZZ_SEED,
     runs: runsOverride ?? (heavy ? 20_000 : 1_000),
-    timeBudgetMs: heavy ? 600_000 : 20_000,
-    minRuns: Math.min(runsOverride ?? Number.POSITIVE_INFINITY, heavy ? 5_000 : 200),
+    longRuns: runsOverride ?? (heavy ? 5_000 : 200),
   }),
   faults: Object.freeze({ killRounds: heavy ? 5 : 1, demoProducts: heavy ? 3_000 : 400 }),
   load: Object.freeze({

@@ -1,6 +1,8 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { backup, DatabaseSync } from 'node:sqlite';
+import { isDeepStrictEqual } from 'node:util';
+import { PRODUCT_FIELDS } from '@catalog/contracts';
 import { checkProperty } from '@catalog/vitest-config/property';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,10 +15,10 @@ import { writeProduct } from '../../src/adapters/sqlite/write-product.ts';
 import {
   type CatalogStore,
   catalogDatabasePath,
-  externalProductJson,
   migrateDatabase,
   openSqliteCatalogStore,
   type ProductInput,
+  type ProductRecord,
   type ProductView,
 } from '../../src/index.ts';
 import { type SearchDocument, searchDocumentJson } from '../../src/model/search-document.ts';
@@ -29,6 +31,36 @@ import { type SqliteStoreHandle, sqliteStore, tempDataDir } from '../support/sql
 
 const CHANNELS = ['main-site', 'outlet'];
 const VIEWS: ProductView[] = [null, ...CHANNELS].map((channel) => ({ channel, withRelationCodes: false }));
+
+/**
+ * Spec 2.1's representation of `record` for a caller on `channel`, written here from the spec and
+ * the contract's allowlist rather than by the code under test (externalProductJson), so a field
+ * that leaks, goes missing or shows the wrong visibility in what the store renders is a difference.
+ */
+function specRepresentation(record: ProductRecord, channel: string | null): unknown {
+  const out: Record<string, unknown> = {};
+  for (const field of PRODUCT_FIELDS) {
+    if (field === 'displayOnWeb') continue;
+    if (field === 'relatedProducts') {
+      // Without productCode and erpCode (only GET /products/{productId} has them), never the note.
+      out.relatedProducts = record.relatedProducts.map(({ productId, relationType, qty, source }) => ({
+        productId,
+        relationType,
+        qty,
+        ...(source === 'reverse' ? { source } : {}),
+      }));
+    } else if (field === 'images' || field === 'documents') {
+      out[field] = record[field].map(({ url, name }) => ({ url, name }));
+    } else {
+      out[field] = record[field];
+    }
+  }
+  // A bound client always gets its channel's value, else the stored flag; an unbound one the stored
+  // flag, or nothing when none is stored.
+  if (channel !== null) out.displayOnWeb = record.webVisibility[channel] ?? record.displayOnWeb === true;
+  else if (record.displayOnWeb !== null) out.displayOnWeb = record.displayOnWeb;
+  return JSON.parse(JSON.stringify(out));
+}
 
 interface DocumentRow {
   seq: number;
@@ -67,10 +99,10 @@ function audit(db: DatabaseSync): { wrong: string[]; missing: number[]; queued: 
     }
     for (const view of VIEWS) {
       const channelValue = view.channel === null ? undefined : record.webVisibility[view.channel];
-      const expected = externalProductJson(record, view);
+      const expected = specRepresentation(record, view.channel);
       const actual = searchDocumentJson(document, view.channel, channelValue);
-      if (actual !== expected)
-        wrong.push(`seq ${record.seq}, channel ${view.channel}: ${actual} != ${expected}`);
+      if (!isDeepStrictEqual(JSON.parse(actual), expected))
+        wrong.push(`seq ${record.seq}, channel ${view.channel}: ${actual} != ${JSON.stringify(expected)}`);
     }
   }
   const orphans = [...stored.keys()].filter((seq) => !seqs.includes(seq));
@@ -233,18 +265,11 @@ describe('stored search documents', () => {
               );
               const expected = [...records]
                 .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.seq - b.seq)
-                .map((record) => externalProductJson(record, view));
-              expect(page.documents).toEqual(expected);
+                .map((record) => specRepresentation(record, view.channel));
+              expect(page.documents.map((json) => JSON.parse(json))).toEqual(expected);
             }
           }),
-          {
-            runs: 100,
-            budgetMs: 6_000,
-            heavyRuns: 2_000,
-            heavyBudgetMs: 300_000,
-            minRuns: 25,
-            seed: 20261123,
-          },
+          { runs: 50, heavyRuns: 2_000, seed: 20261123 },
         );
       } finally {
         fresh.close();
@@ -284,7 +309,9 @@ describe('stored search documents', () => {
         { q: 'document', channel: view.channel },
         view,
       );
-      expect(page.documents).toEqual([externalProductJson(product, view)]);
+      expect(page.documents.map((json) => JSON.parse(json))).toEqual([
+        specRepresentation(product, view.channel),
+      ]);
     }
   });
 
