@@ -165,6 +165,47 @@ describe('CORS on the token endpoint for the browser console (issue 17)', () => 
     expect(reply.json.access_token).toBeUndefined();
   });
 
+  it('answers a token request from a disallowed Origin for a known client id exactly as for an unknown one (status, body, CORS headers)', async () => {
+    const client = await server.createClient({ scopes: ['products.read'] });
+    const scope = 'crm-api/products.read';
+    const answer = async (clientId: string, secret: string, origin: string, viaBasic: boolean) => {
+      const reply = viaBasic
+        ? await postToken(
+            server,
+            { grant_type: 'client_credentials', scope },
+            { Authorization: basic(clientId, secret), Origin: origin },
+          )
+        : await postToken(
+            server,
+            { grant_type: 'client_credentials', client_id: clientId, client_secret: secret, scope },
+            { Origin: origin },
+          );
+      const headers = Object.fromEntries(
+        Object.entries(reply.headers).filter(([name]) =>
+          /^(access-control-|vary$|www-authenticate$|cache-control$|content-type$)/.test(name),
+        ),
+      );
+      return { status: reply.status, body: reply.json, headers };
+    };
+    for (const origin of ['https://evil.example', CONSOLE_ORIGIN, 'null']) {
+      for (const viaBasic of [false, true]) {
+        const unknown = await answer('NoSuchClientId0000000000000', 'any secret', origin, viaBasic);
+        expect(unknown.status).toBe(400);
+        expect(unknown.body).toEqual({
+          error: 'invalid_client',
+          error_description: 'client authentication failed',
+        });
+        expect(unknown.headers['access-control-allow-origin']).toBeUndefined();
+        for (const secret of [client.clientSecret, 'not the secret']) {
+          expect(
+            await answer(client.clientId, secret, origin, viaBasic),
+            `${origin} basic=${viaBasic}`,
+          ).toEqual(unknown);
+        }
+      }
+    }
+  });
+
   it('leaves the JWKS and discovery documents readable from any origin, as before', async () => {
     for (const path of ['/.well-known/jwks.json', '/.well-known/openid-configuration']) {
       const reply = await rawRequest(`${server.url}${path}`, {

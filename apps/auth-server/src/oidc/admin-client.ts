@@ -1,5 +1,5 @@
 import { ADMIN_CLIENT_ID } from '@catalog/contracts';
-import type { ClientMetadata, KoaContextWithOIDC } from 'oidc-provider';
+import { type ClientMetadata, errors, type KoaContextWithOIDC } from 'oidc-provider';
 
 /**
  * The registered client of the admin console and the operator CLI (its id is the contract's: ID tokens
@@ -36,12 +36,18 @@ type OidcClient = NonNullable<KoaContextWithOIDC['oidc']['client']>;
  * flow) is allowed for the admin client only, and only from a console origin. Every other client, an
  * M2M integrator included, and every other origin is refused, as oidc-provider's default refuses
  * clients that authenticate with a secret. (Discovery and JWKS are open to every origin regardless.)
+ * The refusal is a failed client authentication, the answer an unknown client id gets: oidc-provider's
+ * own (invalid_request naming the client) came only for a client it had found, which told a caller
+ * sending any Origin which ids exist.
  */
 export function adminClientCors(
   consoleRedirectUris: readonly string[],
 ): (ctx: KoaContextWithOIDC, origin: string, client: OidcClient) => boolean {
   const allowed = new Set(consoleOrigins(consoleRedirectUris));
-  return (_ctx, origin, client) => client.clientId === ADMIN_CLIENT_ID && allowed.has(origin);
+  return (_ctx, origin, client) => {
+    if (client.clientId === ADMIN_CLIENT_ID && allowed.has(origin)) return true;
+    throw new errors.InvalidClientAuth('origin not allowed for this client');
+  };
 }
 
 /** A public client: no secret can be kept in a CLI or a browser, so PKCE protects the code instead. */

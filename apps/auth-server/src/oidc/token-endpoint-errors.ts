@@ -40,7 +40,8 @@ function contractError(body: TokenErrorBody, grantType: unknown): TokenErrorBody
  * Brings the token endpoint's errors to the contract (spec 4.3, 7.4): every refusal is a 400 with
  * exactly {error, error_description}; oidc-provider's 401 invalid_client (which cannot be configured)
  * becomes 400 without WWW-Authenticate, and one generic description covers every authentication
- * failure, so no answer tells whether a client exists or why it failed. Added with provider.use(),
+ * failure, so no answer (nor its Access-Control-Allow-Origin) tells whether a client exists or why it
+ * failed. Added with provider.use(),
  * so it runs inside the provider around its own error handler.
  */
 export function tokenEndpointErrors(tokenPath: string): Middleware {
@@ -52,8 +53,12 @@ export function tokenEndpointErrors(tokenPath: string): Middleware {
     if (ctx.path !== tokenPath || ctx.status < 400 || ctx.status >= 500 || ctx.status === 429) return;
     if (!isTokenError(ctx.body)) return;
     const grantType = (ctx as { oidc?: { body?: Record<string, unknown> } }).oidc?.body?.grant_type;
-    ctx.body = contractError(ctx.body, grantType);
+    const refusal = contractError(ctx.body, grantType);
+    ctx.body = refusal;
     ctx.status = 400;
     ctx.remove('WWW-Authenticate');
+    // oidc-provider allows the caller's origin before it looks the client up, and withdraws it only
+    // for a client it found: a failed authentication is never a CORS allowance, whoever it names.
+    if (refusal.error === 'invalid_client') ctx.remove('Access-Control-Allow-Origin');
   };
 }
