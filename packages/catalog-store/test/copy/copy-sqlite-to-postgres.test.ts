@@ -376,8 +376,9 @@ describe('a copy that fails leaves the target empty', () => {
     const probe = new pg.Client({ connectionString: empty.url });
     await probe.connect();
     try {
+      // More products than one chunk of the copy (1,000 rows), so that one chunk is sent and more remain.
       await source.store.products.bulkLoadAll(
-        [Array.from({ length: 20_000 }, (_, i) => aProduct({ brandName: `Brand ${i % 50}` }))],
+        [Array.from({ length: 3_000 }, (_, i) => aProduct({ brandName: `Brand ${i % 50}` }))],
         {},
       );
       const entry = new URL('../../src/index.ts', import.meta.url).href;
@@ -388,10 +389,18 @@ describe('a copy that fails leaves the target empty', () => {
           '--input-type=module',
           '-e',
           `const { copySqliteToPostgres } = await import(${JSON.stringify(entry)});
+           let productsFrom;
            await copySqliteToPostgres({
              sourcePath: ${JSON.stringify(source.databasePath)},
              target: ${JSON.stringify(empty.target)},
-             onProgress: ({ step, copied }) => process.stdout.write(step + ' ' + copied + '\\n'),
+             onProgress: ({ step, copied }) => {
+               if (step !== 'products') return;
+               if (productsFrom === undefined) productsFrom = copied;
+               else {
+                 process.stdout.write('stopped in the products at ' + (copied - productsFrom) + '\\n');
+                 process.kill(process.pid, 'SIGSTOP');
+               }
+             },
            });
            process.stdout.write('committed\\n');`,
         ],
@@ -401,15 +410,19 @@ describe('a copy that fails leaves the target empty', () => {
         child.on('close', (_code, signal) => resolve(signal)),
       );
       let output = '';
+      // The copy stops itself after its first chunk of products, whatever the machine's speed: the
+      // kill lands in the middle of the products, never after the commit.
       await new Promise<void>((resolve, reject) => {
         child.stdout.on('data', (chunk: Buffer) => {
           output += chunk.toString();
-          if (/^products ([5-9]\d{3}|\d{5})$/m.test(output)) resolve();
+          if (/^stopped in the products at \d+$/m.test(output)) resolve();
         });
         child.on('close', () => reject(new Error(`the copy ended before it was killed: ${output}`)));
       });
-      // Stopped, it cannot commit; the clock's sequence, readable whatever the copy locks, says it has not.
-      child.kill('SIGSTOP');
+      const sent = Number(/^stopped in the products at (\d+)$/m.exec(output)?.[1]);
+      expect(sent).toBeGreaterThan(0);
+      expect(sent).toBeLessThan(3_000);
+      // The clock's sequence, readable whatever the copy locks, says it has not committed.
       const clock = await probe.query(`SELECT last_sequence FROM ${empty.schema}.write_clock`);
       expect(clock.rows).toEqual([{ last_sequence: '0' }]);
       child.kill('SIGKILL');
@@ -420,7 +433,7 @@ describe('a copy that fails leaves the target empty', () => {
       const report = await copySqliteToPostgres({ sourcePath: source.databasePath, target: empty.target });
       expect(report.tables.find((table) => table.table === 'products')).toEqual({
         table: 'products',
-        rows: 20_000,
+        rows: 3_000,
       });
     } finally {
       await probe.end();
