@@ -20,7 +20,7 @@ import { authenticate } from './http/authenticate.ts';
 import { checkClientStatus } from './http/check-client-status.ts';
 import { errorBody } from './http/error-body.ts';
 import { rateLimits } from './http/rate-limits.ts';
-import { apiReadinessChecks } from './http/readiness-checks.ts';
+import { apiReadinessChecks, apiReadinessDetails } from './http/readiness-checks.ts';
 import { refuseQueryAccessToken } from './http/refuse-query-access-token.ts';
 import type { RequestLimiter } from './limits/request-limiter.ts';
 import { CatalogMetrics } from './metrics/catalog-metrics.ts';
@@ -85,7 +85,12 @@ export function createApp(deps: CatalogApiDeps): Koa<AppState> {
   app.use(refuseQueryAccessToken());
   app.use(healthCheck(healthPath, 'catalog-api'));
   app.use(
-    readinessCheck(readyPath, apiReadinessChecks(store, deps.verifier), deps.shutdown ?? new ShutdownState()),
+    readinessCheck(
+      readyPath,
+      apiReadinessChecks(store, deps.verifier),
+      deps.shutdown ?? new ShutdownState(),
+      apiReadinessDetails(store),
+    ),
   );
   app.use(rateLimits(deps.limiter, healthPath, (limiter) => metrics.rateLimited(limiter)));
 

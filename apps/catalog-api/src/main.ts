@@ -31,6 +31,14 @@ try {
         }),
         onReplicaError: (error) =>
           logger.warn({ err: error }, 'the search replica could not follow the change feed; retrying'),
+        // A replica built from scratch takes tens of seconds at 1M products: the API listens meanwhile,
+        // refusing searches, and says how far the build has come on /ready and in its log.
+        replicaInBackground: true,
+        onReplicaProgress: (progress) =>
+          logger.info(
+            { searchReplica: progress },
+            progress.state === 'built' ? 'search replica built' : 'search replica building',
+          ),
       });
       if (config.demoCatalogueProducts > 0) {
         const seeded = await ensureDemoCatalogue(store, { products: config.demoCatalogueProducts });

@@ -60,6 +60,7 @@ export type * from './model/m2m-client.ts';
 export { CLIENT_SCOPES, isClientUsable } from './model/m2m-client.ts';
 export type * from './model/product.ts';
 export { PRODUCT_STATUSES, RELATION_TYPES } from './model/product.ts';
+export type * from './model/replica-progress.ts';
 export type * from './model/search.ts';
 export {
   OFFSET_WINDOW,

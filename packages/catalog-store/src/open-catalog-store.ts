@@ -6,6 +6,7 @@ import {
   type SqliteCatalogStoreOptions,
 } from './adapters/sqlite/open-sqlite-catalog-store.ts';
 import { openSqliteSearchReplica } from './adapters/sqlite/replica/open-search-replica.ts';
+import type { ReplicaBuildProgress } from './model/replica-progress.ts';
 import type { CatalogStore, RecordStore } from './ports/catalog-store.ts';
 import { FeedFollower } from './replica/feed-follower.ts';
 import { replicatedSearch } from './replica/replicated-search.ts';
@@ -38,6 +39,15 @@ export interface OpenCatalogStoreOptions extends Omit<SqliteCatalogStoreOptions,
   replicaPollIntervalMs?: number;
   /** PostgreSQL: a failed read of the feed or apply to the replica (it retries at the next poll). */
   onReplicaError?: (error: unknown) => void;
+  /**
+   * PostgreSQL: resolve once the records are open and build the replica behind (searches refused
+   * until it is built, `searchReplicaProgress` saying how far it is), instead of resolving only once
+   * it is built. An API instance listens meanwhile, so its probes can say why it is not ready.
+   */
+  replicaInBackground?: boolean;
+  /** PostgreSQL: the replica's first catch-up, at a bounded cadence (FeedFollowerOptions.onProgress). */
+  onReplicaProgress?: (progress: ReplicaBuildProgress) => void;
+  replicaProgressIntervalMs?: number;
 }
 
 /** The records alone (the token server, the operator CLI's record commands). */
@@ -52,7 +62,16 @@ export async function openRecordStore(location: StorageLocation): Promise<Record
  * instance answers its first search from a complete index.
  */
 export async function openCatalogStore(options: OpenCatalogStoreOptions): Promise<CatalogStore> {
-  const { location, freshnessTimeoutMs, replicaPollIntervalMs, onReplicaError, ...engine } = options;
+  const {
+    location,
+    freshnessTimeoutMs,
+    replicaPollIntervalMs,
+    onReplicaError,
+    replicaInBackground,
+    onReplicaProgress,
+    replicaProgressIntervalMs,
+    ...engine
+  } = options;
   if (location.engine === 'sqlite') {
     return openSqliteCatalogStore({ ...engine, databasePath: catalogDatabasePath(location.dataDir) });
   }
@@ -64,14 +83,19 @@ export async function openCatalogStore(options: OpenCatalogStoreOptions): Promis
   const follower = new FeedFollower(records.changes, replica.target, {
     ...(replicaPollIntervalMs === undefined ? {} : { pollIntervalMs: replicaPollIntervalMs }),
     ...(onReplicaError === undefined ? {} : { onError: onReplicaError }),
+    ...(onReplicaProgress === undefined ? {} : { onProgress: onReplicaProgress }),
+    ...(replicaProgressIntervalMs === undefined ? {} : { progressIntervalMs: replicaProgressIntervalMs }),
   });
-  try {
-    await follower.catchUp();
-  } catch (error) {
-    await replica.close();
-    await records.close();
-    throw error;
+  if (replicaInBackground !== true) {
+    try {
+      await follower.catchUp();
+    } catch (error) {
+      await replica.close();
+      await records.close();
+      throw error;
+    }
   }
+  // In the background, the first poll builds the replica; a failed build is retried at the next.
   follower.start();
   const search = replicatedSearch(replica.search, follower, records.changes, {
     ...(freshnessTimeoutMs === undefined ? {} : { freshnessTimeoutMs }),
@@ -83,10 +107,12 @@ export async function openCatalogStore(options: OpenCatalogStoreOptions): Promis
     // holds all of it (the API's demo load at first start happens before it listens).
     loadIfEmpty: async (snapshot) => {
       const loaded = await records.loadIfEmpty(snapshot);
-      await follower.catchUp();
+      // Nothing loaded, nothing to wait for: a replica building in the background is not held up.
+      if (loaded) await follower.catchUp();
       return loaded;
     },
     ...search,
+    searchReplicaProgress: () => follower.buildProgress(),
     close: () => {
       closed ??= (async () => {
         await follower.stop();

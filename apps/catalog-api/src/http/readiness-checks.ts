@@ -11,7 +11,7 @@ const PROBE_CLIENT_ID = 'readiness-probe';
  * within their cache lifetime, or fetchable now).
  */
 export function apiReadinessChecks(
-  store: Pick<CatalogStore, 'clients'>,
+  store: Pick<CatalogStore, 'clients' | 'searchReplicaProgress'>,
   verifier: TokenVerifier,
 ): Record<string, ReadinessCheck> {
   return {
@@ -20,5 +20,19 @@ export function apiReadinessChecks(
       return true;
     },
     jwks: () => verifier.keysAvailable(),
+    // PostgreSQL: no search is answered until this instance's replica is built (tens of seconds at 1M).
+    ...(store.searchReplicaProgress === undefined
+      ? {}
+      : { searchReplica: () => store.searchReplicaProgress?.()?.state === 'built' }),
+  };
+}
+
+/** The search replica's progress in the /ready body, so that an operator sees why and for how long. */
+export function apiReadinessDetails(
+  store: Pick<CatalogStore, 'searchReplicaProgress'>,
+): () => Record<string, unknown> {
+  return () => {
+    const progress = store.searchReplicaProgress?.();
+    return progress === undefined || progress === null ? {} : { searchReplica: progress };
   };
 }

@@ -48,6 +48,8 @@ export interface ChangedRecords {
 export interface SnapshotBatch {
   /** The feed's head at the snapshot's instant, the same in every part: where the feed takes over. */
   through: number;
+  /** How many products the whole snapshot holds, the same in every part: what a load reports progress against. */
+  productCount: number;
   /** Every web channel, in the first part; empty in the others. */
   webChannels: WebChannel[];
   /** Every brand, in the first part; empty in the others. */

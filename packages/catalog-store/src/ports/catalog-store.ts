@@ -1,4 +1,5 @@
 import type { BrandInput } from '../model/brand.ts';
+import type { ReplicaBuildProgress } from '../model/replica-progress.ts';
 import type { WebChannelInput } from '../model/web-channel.ts';
 import type { AdminUserStore } from './admin-user-store.ts';
 import type { AuditLog } from './audit-log.ts';
@@ -51,7 +52,14 @@ export interface CatalogSearch {
 }
 
 /** Everything both servers need from storage, opened once per process. */
-export interface CatalogStore extends RecordStore, CatalogSearch {}
+export interface CatalogStore extends RecordStore, CatalogSearch {
+  /**
+   * A deployment whose search is a replica of its records (PostgreSQL): the replica's first catch-up,
+   * until which no search is answered (null before it starts). Absent where search reads the records
+   * themselves.
+   */
+  searchReplicaProgress?(): ReplicaBuildProgress | null;
+}
 
 /**
  * What a bulk load (seed, import) writes to: the records, and the search index's upkeep after it.

@@ -1,5 +1,6 @@
+import type { ReplicaBuildProgress } from '../model/replica-progress.ts';
 import type { ChangeFeed } from '../ports/change-feed.ts';
-import type { ReplicaTarget } from './replica-target.ts';
+import type { ReplicaTarget, SnapshotLoadProgress } from './replica-target.ts';
 
 export interface FeedFollowerOptions {
   /** How often the feed's head is read when nothing asked for fresher data (default 100 ms). */
@@ -10,6 +11,12 @@ export interface FeedFollowerOptions {
   snapshotBatchSize?: number;
   /** A failed read or apply; the follower keeps polling. */
   onError?: (error: unknown) => void;
+  /**
+   * The first catch-up's progress: when it starts, when its phase changes, at most once every
+   * `progressIntervalMs` between (default 5 s), and when it ends.
+   */
+  onProgress?: (progress: ReplicaBuildProgress) => void;
+  progressIntervalMs?: number;
 }
 
 interface Waiter {
@@ -33,6 +40,11 @@ export class FeedFollower {
   readonly #batchSize: number;
   readonly #snapshotBatchSize: number;
   readonly #onError: (error: unknown) => void;
+  readonly #onProgress: (progress: ReplicaBuildProgress) => void;
+  readonly #progressIntervalMs: number;
+  #build: ReplicaBuildProgress | null = null;
+  #phaseStarted = { at: 0, products: 0 };
+  #lastReport = 0;
   readonly #waiters = new Set<Waiter>();
   #catchingUp: Promise<void> | null = null;
   #again = false;
@@ -46,11 +58,60 @@ export class FeedFollower {
     this.#batchSize = options.batchSize ?? 1000;
     this.#snapshotBatchSize = options.snapshotBatchSize ?? 5000;
     this.#onError = options.onError ?? (() => undefined);
+    this.#onProgress = options.onProgress ?? (() => undefined);
+    this.#progressIntervalMs = options.progressIntervalMs ?? 5000;
   }
 
   get appliedSequence(): number {
     return this.#target.appliedSequence();
   }
+
+  /** Whether the first catch-up has completed: before it, the replica cannot answer a complete search. */
+  get built(): boolean {
+    return this.#build?.state === 'built';
+  }
+
+  /** The first catch-up's progress; null before it starts. */
+  buildProgress(): ReplicaBuildProgress | null {
+    return this.#build === null ? null : { ...this.#build };
+  }
+
+  #progress(phase: ReplicaBuildProgress['phase'], applied: number, total: number | null): void {
+    const build = this.#build;
+    if (build === null || build.state === 'built') return;
+    // The pace from a monotonic clock of sub-millisecond resolution: a phase's parts can be that quick.
+    const now = performance.now();
+    const changed = build.phase !== phase;
+    if (changed) this.#phaseStarted = { at: now, products: applied };
+    const seconds = (now - this.#phaseStarted.at) / 1000;
+    const done = applied - this.#phaseStarted.products;
+    const rate = seconds > 0 && done > 0 ? done / seconds : null;
+    Object.assign(build, {
+      phase,
+      unit: phase === 'feed' ? 'feed entries' : 'products',
+      applied,
+      total,
+      perSecond: rate === null ? null : Math.max(1, Math.round(rate)),
+      expectedEndAt:
+        rate === null || total === null
+          ? null
+          : new Date(Date.now() + ((total - applied) / rate) * 1000).toISOString(),
+    });
+    if (changed || now - this.#lastReport >= this.#progressIntervalMs) this.#report(now);
+  }
+
+  #report(now: number): void {
+    this.#lastReport = now;
+    if (this.#build !== null) this.#onProgress({ ...this.#build });
+  }
+
+  #snapshotProgress = (progress: SnapshotLoadProgress): void => {
+    this.#progress(
+      progress.phase === 'loading' ? 'snapshot-loading' : 'snapshot-indexing',
+      progress.products,
+      progress.total,
+    );
+  };
 
   /** Applies everything committed before the call; rejects with the first failure. */
   catchUp(): Promise<void> {
@@ -66,6 +127,30 @@ export class FeedFollower {
   }
 
   async #run(): Promise<void> {
+    if (this.#build === null) {
+      const now = performance.now();
+      const applied = this.#target.appliedSequence();
+      this.#build = {
+        state: 'building',
+        phase: 'feed',
+        startedAt: new Date().toISOString(),
+        unit: 'feed entries',
+        applied,
+        total: null,
+        perSecond: null,
+        expectedEndAt: null,
+      };
+      this.#phaseStarted = { at: now, products: applied };
+      this.#report(now);
+    }
+    await this.#follow();
+    if (this.#build.state === 'building') {
+      Object.assign(this.#build, { state: 'built', phase: 'done', expectedEndAt: null });
+      this.#report(performance.now());
+    }
+  }
+
+  async #follow(): Promise<void> {
     do {
       this.#again = false;
       for (;;) {
@@ -74,7 +159,10 @@ export class FeedFollower {
         if ((await this.#source.head()) <= applied) break;
         if (applied === 0 && this.#target.loadSnapshot !== undefined) {
           // A new replica: the whole source at once, then the feed from where the snapshot stood.
-          await this.#target.loadSnapshot(this.#source.readSnapshot(this.#snapshotBatchSize));
+          await this.#target.loadSnapshot(
+            this.#source.readSnapshot(this.#snapshotBatchSize),
+            this.#snapshotProgress,
+          );
           this.#settleWaiters();
           continue;
         }
@@ -82,6 +170,7 @@ export class FeedFollower {
         if (records.through > applied) {
           this.#target.apply(records);
           this.#settleWaiters();
+          if (!this.built) this.#progress('feed', records.through, records.head);
         }
         if (records.through >= records.head) break;
       }

@@ -33,7 +33,9 @@ function mustBeComplete(query: { q?: string; syncToken?: string }): boolean {
  * unreachable), a text query (which may be an identifier lookup, spec 4.1) and a syncToken page
  * fail with 503 SEARCH_INCOMPLETE rather than miss a committed product or continue a walk from an
  * older state than its previous page; a browse without q is served from the replica as it is, a
- * state the source had, as spec 4.4's asynchronously updated index allows.
+ * state the source had, as spec 4.4's asynchronously updated index allows. Until the replica's first
+ * catch-up completes (an instance that listens while it builds), it holds no state the source had
+ * and every search fails so.
  */
 export function replicatedSearch(
   replica: CatalogSearch,
@@ -47,10 +49,10 @@ export function replicatedSearch(
     try {
       reached = await follower.waitFor(await source.head(), timeoutMs);
     } catch (cause) {
-      if (mustBeComplete(query)) throw new SearchIncompleteError({ cause });
+      if (mustBeComplete(query) || !follower.built) throw new SearchIncompleteError({ cause });
       return;
     }
-    if (!reached && mustBeComplete(query)) throw new SearchIncompleteError();
+    if (!reached && (mustBeComplete(query) || !follower.built)) throw new SearchIncompleteError();
   };
   return {
     productSearch: {

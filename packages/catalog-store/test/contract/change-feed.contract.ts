@@ -173,6 +173,7 @@ export function changeFeedContract(factory: RecordStoreFactory): void {
       const head = await store.changes.head();
       expect(batches.map((batch) => batch.products.length)).toEqual([2, 2, 1]);
       expect(batches.map((batch) => batch.through)).toEqual([head, head, head]);
+      expect(batches.map((batch) => batch.productCount)).toEqual([5, 5, 5]);
       const [first, ...rest] = batches as [SnapshotBatch, ...SnapshotBatch[]];
       // In the order they were made (id, seq), which the lists do not promise.
       expect(first.webChannels.map((channel) => channel.slug)).toEqual(['trade', 'retail']);
@@ -195,11 +196,17 @@ export function changeFeedContract(factory: RecordStoreFactory): void {
     it("an empty catalogue's snapshot is one part, with no product, at the feed's head", async () => {
       const { store } = handle;
       expect(await wholeSnapshot(store, 10)).toEqual([
-        { through: 0, webChannels: [], brands: [], products: [] },
+        { through: 0, productCount: 0, webChannels: [], brands: [], products: [] },
       ]);
       await store.webChannels.create({ slug: 'trade', name: 'Trade' });
       expect(await wholeSnapshot(store, 10)).toEqual([
-        { through: 1, webChannels: await store.webChannels.list(), brands: [], products: [] },
+        {
+          through: 1,
+          productCount: 0,
+          webChannels: await store.webChannels.list(),
+          brands: [],
+          products: [],
+        },
       ]);
     });
 

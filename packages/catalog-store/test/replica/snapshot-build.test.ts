@@ -10,6 +10,7 @@ import {
   ensureDemoCatalogue,
   openPostgresRecordStore,
   type RecordStore,
+  type ReplicaBuildProgress,
   type SnapshotBatch,
 } from '../../src/index.ts';
 import { FeedFollower } from '../../src/replica/feed-follower.ts';
@@ -212,5 +213,52 @@ describe('a new search replica is built from a snapshot of its source', () => {
     expect(feed.calls).toEqual({ snapshots: 1, recordReads: 0 });
     const replayed = await replayedReplica(records.changes);
     expect(await searchAnswers(again.search)).toEqual(await searchAnswers(replayed.search));
+  });
+});
+
+describe("a replica's first catch-up reports its progress", () => {
+  it('announces its start, each phase with the products the snapshot holds, and its end; between them, products applied with a rate and an expected end; never more often than its interval', async () => {
+    const source = await sqliteStore({ syncTokenSecret: SECRET, searchWorkers: 1 });
+    cleanups.push(() => source.dispose());
+    await ensureDemoCatalogue(source.store, { products: 300, seed: 'replica-progress' });
+    const every: ReplicaBuildProgress[] = [];
+    const everyFollower = new FeedFollower(
+      source.store.changes,
+      (await openReplica(source.store.changes)).target,
+      {
+        snapshotBatchSize: SNAPSHOT_BATCH,
+        progressIntervalMs: 0,
+        onProgress: (progress) => every.push(progress),
+      },
+    );
+    expect(everyFollower.buildProgress()).toBeNull();
+    await everyFollower.catchUp();
+    const loading = every.filter((progress) => progress.phase === 'snapshot-loading');
+    // 300 products in parts of 64: one report a part.
+    expect(loading.map((progress) => progress.applied)).toEqual([64, 128, 192, 256, 300]);
+    for (const progress of loading) expect(progress).toMatchObject({ unit: 'products', total: 300 });
+    // After the phase's first part, its pace is known: products per second and when it should end.
+    for (const progress of loading.slice(1)) {
+      expect(progress.perSecond).toBeGreaterThan(0);
+      expect(Date.parse(progress.expectedEndAt as string)).toBeGreaterThanOrEqual(
+        Date.parse(progress.startedAt),
+      );
+    }
+    expect(every.at(-1)).toMatchObject({ state: 'built', phase: 'done', applied: 300, total: 300 });
+    expect(everyFollower.built).toBe(true);
+
+    // With an interval no build here reaches, only the start, the phase changes and the end.
+    const bounded: ReplicaBuildProgress[] = [];
+    await new FeedFollower(source.store.changes, (await openReplica(source.store.changes)).target, {
+      snapshotBatchSize: SNAPSHOT_BATCH,
+      progressIntervalMs: 3_600_000,
+      onProgress: (progress) => bounded.push(progress),
+    }).catchUp();
+    expect(bounded.map((progress) => [progress.state, progress.phase])).toEqual([
+      ['building', 'feed'],
+      ['building', 'snapshot-loading'],
+      ['building', 'snapshot-indexing'],
+      ['built', 'done'],
+    ]);
   });
 });

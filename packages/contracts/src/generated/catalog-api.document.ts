@@ -1913,7 +1913,7 @@ export const catalogApiDocument = {
       "get": {
         "operationId": "getReadiness",
         "summary": "Readiness probe",
-        "description": "For operators and load balancers. Requires no credentials. 200 only when every check passes:\n`store` (the database answers through the connection requests use, migrated) and `jwks` (the token server's keys loaded), and the process is not stopping. From `SIGTERM` on it answers 503 with\n`checks: {shutdown: draining}` for the drain period before connections close, so a balancer stops\nsending traffic first. The body names each check and whether it passed, never why. `/health` stays the\nliveness probe: a process that is alive but not ready should be taken out of rotation, not restarted.\n",
+        "description": "For operators and load balancers. Requires no credentials. 200 only when every check passes:\n`store` (the database answers through the connection requests use, migrated) and `jwks` (the token server's keys loaded), and the process is not stopping. From `SIGTERM` on it answers 503 with\n`checks: {shutdown: draining}` for the drain period before connections close, so a balancer stops\nsending traffic first. The body names each check and whether it passed, never why. `/health` stays the\nliveness probe: a process that is alive but not ready should be taken out of rotation, not restarted.\nOn PostgreSQL (`DATABASE_URL`) the check `searchReplica` passes once this instance's search replica\nhas caught up with the database after start-up (a first start builds it from the whole catalogue:\ntens of seconds at 1M products, during which every search answers 503 `SEARCH_INCOMPLETE`), and the\nbody's `searchReplica` says how far that build has come.\n",
         "tags": [
           "Operations"
         ],
@@ -4836,6 +4836,77 @@ export const catalogApiDocument = {
                 "draining"
               ]
             }
+          },
+          "searchReplica": {
+            "$ref": "#/components/schemas/SearchReplicaProgress"
+          }
+        }
+      },
+      "SearchReplicaProgress": {
+        "type": "object",
+        "description": "PostgreSQL deployments: this instance's search replica's catch-up after start-up, until which no\nsearch is answered. `phase`: `snapshot-loading` (a new replica writes every product of one snapshot\nof the catalogue), `snapshot-indexing` (then derives its search rows), `feed` (a replica kept from\nan earlier run applies the change feed since), `done`. `perSecond` and `expectedEndAt` estimate the\ncurrent phase from its pace so far; null until it has made some.\n",
+        "additionalProperties": false,
+        "required": [
+          "state",
+          "phase",
+          "startedAt",
+          "unit",
+          "applied",
+          "total",
+          "perSecond",
+          "expectedEndAt"
+        ],
+        "properties": {
+          "state": {
+            "type": "string",
+            "enum": [
+              "building",
+              "built"
+            ]
+          },
+          "phase": {
+            "type": "string",
+            "enum": [
+              "snapshot-loading",
+              "snapshot-indexing",
+              "feed",
+              "done"
+            ]
+          },
+          "startedAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "unit": {
+            "type": "string",
+            "description": "What `applied`, `total` and `perSecond` count.",
+            "enum": [
+              "products",
+              "feed entries"
+            ]
+          },
+          "applied": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "total": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "perSecond": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "expectedEndAt": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
           }
         }
       }

@@ -475,6 +475,10 @@ export interface paths {
          *     `checks: {shutdown: draining}` for the drain period before connections close, so a balancer stops
          *     sending traffic first. The body names each check and whether it passed, never why. `/health` stays the
          *     liveness probe: a process that is alive but not ready should be taken out of rotation, not restarted.
+         *     On PostgreSQL (`DATABASE_URL`) the check `searchReplica` passes once this instance's search replica
+         *     has caught up with the database after start-up (a first start builds it from the whole catalogue:
+         *     tens of seconds at 1M products, during which every search answers 503 `SEARCH_INCOMPLETE`), and the
+         *     body's `searchReplica` says how far that build has come.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -1271,6 +1275,32 @@ export interface components {
             checks: {
                 [key: string]: "ok" | "failing" | "running" | "draining";
             };
+            searchReplica?: components["schemas"]["SearchReplicaProgress"];
+        };
+        /**
+         * @description PostgreSQL deployments: this instance's search replica's catch-up after start-up, until which no
+         *     search is answered. `phase`: `snapshot-loading` (a new replica writes every product of one snapshot
+         *     of the catalogue), `snapshot-indexing` (then derives its search rows), `feed` (a replica kept from
+         *     an earlier run applies the change feed since), `done`. `perSecond` and `expectedEndAt` estimate the
+         *     current phase from its pace so far; null until it has made some.
+         */
+        SearchReplicaProgress: {
+            /** @enum {string} */
+            state: "building" | "built";
+            /** @enum {string} */
+            phase: "snapshot-loading" | "snapshot-indexing" | "feed" | "done";
+            /** Format: date-time */
+            startedAt: string;
+            /**
+             * @description What `applied`, `total` and `perSecond` count.
+             * @enum {string}
+             */
+            unit: "products" | "feed entries";
+            applied: number;
+            total: number | null;
+            perSecond: number | null;
+            /** Format: date-time */
+            expectedEndAt: string | null;
         };
     };
     responses: {

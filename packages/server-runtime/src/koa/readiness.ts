@@ -52,15 +52,18 @@ export async function readiness(
  * process is not stopping, 503 otherwise, with the name of each check and whether it passed (never
  * why: no error text, path or address). /health stays the liveness probe: a process that is alive but
  * not ready (store unreachable, keys not loaded, draining) should be taken out of rotation, not restarted.
+ * `describe` adds what an operator waiting for readiness wants to know beyond a check's name (how far
+ * a build that takes minutes has come), never an error.
  */
 export function readinessCheck(
   path: string,
   checks: Readonly<Record<string, ReadinessCheck>>,
   shutdown: ShutdownState,
+  describe: () => Record<string, unknown> = () => ({}),
 ): Middleware {
   return async (ctx, next) => {
     if (ctx.path !== path || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
-    const body = await readiness(checks, shutdown);
+    const body = { ...(await readiness(checks, shutdown)), ...describe() };
     ctx.set('Cache-Control', 'no-store');
     ctx.status = body.status === 'ready' ? 200 : 503;
     ctx.body = body;

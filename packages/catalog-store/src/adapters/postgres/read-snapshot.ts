@@ -88,6 +88,9 @@ export async function* readPostgresSnapshot(pool: pg.Pool, batchSize: number): A
     const through = await feedHead(client);
     const channels = await client.query<ChannelRow>(`${SELECT_CHANNEL} ORDER BY id`);
     const brands = await client.query<BrandRow>(`SELECT ${BRAND_COLUMNS} FROM brands ORDER BY seq`);
+    const productCount = (
+      await client.query<{ count: number }>('SELECT count(*)::int AS count FROM products')
+    ).rows[0]?.count as number;
     // The next batch is asked for before the current one is handed over: the server reads it while
     // the caller writes this one.
     const following = (batch: ProductRecord[]) => {
@@ -99,11 +102,17 @@ export async function* readPostgresSnapshot(pool: pg.Pool, batchSize: number): A
     };
     let products = await productsAfter(client, 0, batchSize);
     let next = following(products);
-    yield { through, webChannels: channels.rows.map(toChannel), brands: brands.rows.map(toBrand), products };
+    yield {
+      through,
+      productCount,
+      webChannels: channels.rows.map(toChannel),
+      brands: brands.rows.map(toBrand),
+      products,
+    };
     while (next !== undefined) {
       products = await next;
       next = following(products);
-      if (products.length > 0) yield { through, webChannels: [], brands: [], products };
+      if (products.length > 0) yield { through, productCount, webChannels: [], brands: [], products };
     }
     await client.query('COMMIT');
     open = false;

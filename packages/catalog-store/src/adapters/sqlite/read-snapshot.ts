@@ -48,11 +48,20 @@ export async function* readSqliteSnapshot(
     const brands = db
       .prepare(`SELECT ${BRAND_COLUMNS} FROM brands ORDER BY seq`)
       .all() as unknown as BrandRow[];
+    const { count: productCount } = db.prepare('SELECT count(*) AS count FROM products').get() as {
+      count: number;
+    };
     let products = productsAfter(db, 0, batchSize);
-    yield { through, webChannels: channels.map(toChannel), brands: brands.map(toBrand), products };
+    yield {
+      through,
+      productCount,
+      webChannels: channels.map(toChannel),
+      brands: brands.map(toBrand),
+      products,
+    };
     while (products.length === batchSize) {
       products = productsAfter(db, (products.at(-1) as ProductRecord).seq, batchSize);
-      if (products.length > 0) yield { through, webChannels: [], brands: [], products };
+      if (products.length > 0) yield { through, productCount, webChannels: [], brands: [], products };
     }
   } finally {
     // Also reached when the reader stops iterating early: the snapshot ends with it.

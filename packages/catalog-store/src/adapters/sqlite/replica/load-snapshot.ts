@@ -1,6 +1,8 @@
 import type { DatabaseSync } from 'node:sqlite';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { SnapshotBatch } from '../../../model/change.ts';
 import type { ProductRecord } from '../../../model/product.ts';
+import type { SnapshotLoadProgress } from '../../../replica/replica-target.ts';
 import type { BrandRef } from '../../../write-rules/brand-rules.ts';
 import { COUNT_NEW_FACETS, INDEX_NEW_TEXT } from '../derive-new-rows.ts';
 import { restoreSchemaObjects, suspendInsertTriggers } from '../insert-triggers.ts';
@@ -54,9 +56,10 @@ function insertProduct(db: DatabaseSync, record: ProductRecord, brandSeqs: Map<s
  * What the suspended insert triggers would have written for every product, once: the full-text
  * rows and facet tables in set-based statements over the whole seq range, then each stored
  * document, chunk by chunk of the seqs that exist. Not the replica's own change-feed entries: no
- * one reads a replica's feed.
+ * one reads a replica's feed. Between chunks the event loop runs, so that the instance building
+ * its replica still answers its probes and reports its progress.
  */
-function deriveRows(db: DatabaseSync): void {
+async function deriveRows(db: DatabaseSync, onDocuments: (written: number) => void): Promise<void> {
   const { first, last } = statement(db, 'SELECT min(seq) AS first, max(seq) AS last FROM products').get() as {
     first: number | null;
     last: number | null;
@@ -64,11 +67,14 @@ function deriveRows(db: DatabaseSync): void {
   if (first === null || last === null) return;
   for (const sql of [INDEX_NEW_TEXT, ...COUNT_NEW_FACETS]) statement(db, sql).run(first, last);
   const chunk = statement(db, 'SELECT seq FROM products WHERE seq > ? ORDER BY seq LIMIT ?');
-  for (let after = 0; ; ) {
+  for (let after = 0, written = 0; ; ) {
     const seqs = chunk.all(after, DOCUMENT_CHUNK) as Array<{ seq: number }>;
     if (seqs.length === 0) return;
     after = seqs.at(-1)?.seq as number;
     writeSearchDocuments(db, seqs[0]?.seq as number, after);
+    written += seqs.length;
+    onDocuments(written);
+    await yieldToEventLoop();
   }
 }
 
@@ -85,7 +91,11 @@ function deriveRows(db: DatabaseSync): void {
  * while it loads (its follower runs one catch-up at a time) and its searches see it empty until
  * the commit, which the instance waits for before it answers.
  */
-export async function loadSnapshot(db: DatabaseSync, snapshot: AsyncIterable<SnapshotBatch>): Promise<void> {
+export async function loadSnapshot(
+  db: DatabaseSync,
+  snapshot: AsyncIterable<SnapshotBatch>,
+  onProgress: (progress: SnapshotLoadProgress) => void = () => undefined,
+): Promise<void> {
   const { cache_size: cacheSize } = db.prepare('PRAGMA cache_size').get() as { cache_size: number };
   raiseCacheForLoad(db, EMPTY_LOAD_CACHE_KIB);
   try {
@@ -96,18 +106,24 @@ export async function loadSnapshot(db: DatabaseSync, snapshot: AsyncIterable<Sna
       const triggers = suspendInsertTriggers(db);
       const indexes = dropSecondaryIndexes(db);
       let through = 0;
+      let total = 0;
+      let loaded = 0;
       let brandSeqs = new Map<string, number>();
       for await (const batch of snapshot) {
         through = batch.through;
+        total = batch.productCount;
         for (const channel of batch.webChannels) applyChannel(db, channel);
         if (batch.brands.length > 0) {
           applyBrands(db, batch.brands);
           brandSeqs = localBrandSeqs(db);
         }
         for (const record of batch.products) insertProduct(db, record, brandSeqs);
+        loaded += batch.products.length;
+        onProgress({ phase: 'loading', products: loaded, total });
       }
+      onProgress({ phase: 'indexing', products: 0, total });
       restoreSchemaObjects(db, indexes);
-      deriveRows(db);
+      await deriveRows(db, (written) => onProgress({ phase: 'indexing', products: written, total }));
       restoreSchemaObjects(db, triggers);
       setAppliedSequence(db, through);
     });

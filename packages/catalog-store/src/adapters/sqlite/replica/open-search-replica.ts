@@ -56,7 +56,7 @@ export async function openSqliteSearchReplica(
     target: {
       appliedSequence: () => appliedSequence(db),
       apply: (records) => applyRecords(db, records, records.through),
-      loadSnapshot: (snapshot) => loadSnapshot(db, snapshot),
+      loadSnapshot: (snapshot, onProgress) => loadSnapshot(db, snapshot, onProgress),
     },
     close: () => store.close(),
   };
