@@ -10,6 +10,11 @@
 // cheapest authenticated route (the token check, the client's status, a 404): the Redis round trip
 // is the same for both, so the second bounds its share of any request from above.
 //
+// Then the throttle itself at spec 8's limits (the defaults: 50 requests/second, 100 burst), on a
+// third pair counting in Redis: twice the rate offered from 20 addresses for BENCH_SECONDS, and the
+// requests accepted per one-second window as the callers saw them. A rate is the machine's to give,
+// so it is measured here; the tests count what the limiter admits (its contract, on an injected clock).
+//
 //   BENCH_SECONDS        measured seconds per round (default 10); BENCH_ROUNDS rounds per pair (5)
 //   BENCH_CONCURRENCY    callers (default 32)
 //   BENCH_CLUSTER_PRODUCTS  the demo catalogue the first instance loads (default 20,000)
@@ -35,6 +40,7 @@ import { type InstanceProcess, startInstance } from '../../../scripts/cluster/in
 import { writeNginxConfig } from '../../../scripts/cluster/nginx-config.mts';
 import { findNginx, type NginxProcess, startNginx } from '../../../scripts/cluster/nginx-process.mts';
 import { reservePort } from '../cluster/support/ports.ts';
+import { pacedLoad, SourceAddresses, throttleWindows, timedGet } from '../support/load-callers.ts';
 import { createPostgresDatabase } from '../support/postgres-database.ts';
 
 const env = process.env;
@@ -58,6 +64,8 @@ const UNBINDING_LIMITS = {
 };
 /** Redis's round trip may cost at most this share of throughput (issue 16). */
 const MAX_COST = 0.1;
+/** Spec 8's sustained rate, which the third pair runs with (RATE_LIMIT_* unset: the defaults). */
+const SPEC_RPS = 50;
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const entry = {
@@ -82,6 +90,7 @@ type Limiters = 'redis' | 'in-process';
 
 interface Pair {
   readonly limiters: Limiters;
+  readonly name: string;
   readonly baseUrl: string;
   readonly instances: InstanceProcess[];
   readonly nginx: NginxProcess;
@@ -89,6 +98,10 @@ interface Pair {
 
 async function startPair(input: {
   readonly limiters: Limiters;
+  /** Names its directories; the limiters' kind unless two pairs share it. */
+  readonly name?: string;
+  /** RATE_LIMIT_* of its instances (none: the defaults). */
+  readonly limits?: Record<string, string>;
   readonly dir: string;
   readonly shared: ClusterShared;
   readonly tls: ReturnType<typeof localCaFiles>;
@@ -98,12 +111,13 @@ async function startPair(input: {
   readonly nginxApiPort: number;
 }): Promise<Pair> {
   const instances: InstanceProcess[] = [];
+  const name = input.name ?? input.limiters;
   const ports = [await reservePort(), await reservePort()];
   for (const [index, port] of ports.entries()) {
-    const place = { dataDir: join(input.dir, `${input.limiters}-api-${index + 1}`), port };
+    const place = { dataDir: join(input.dir, `${name}-api-${index + 1}`), port };
     const instanceEnv: Record<string, string> = {
       ...catalogApiEnv(input.shared, place),
-      ...UNBINDING_LIMITS,
+      ...(input.limits ?? UNBINDING_LIMITS),
       DEMO_CATALOGUE_PRODUCTS: String(PRODUCTS),
     };
     if (input.limiters === 'in-process') {
@@ -113,7 +127,7 @@ async function startPair(input: {
     // One at a time: the first start on the empty database loads the demo catalogue.
     instances.push(
       await startInstance({
-        name: `${input.limiters}-api-${index + 1}`,
+        name: `${name}-api-${index + 1}`,
         entry: entry.api,
         env: instanceEnv,
         write: keepErrors,
@@ -121,7 +135,7 @@ async function startPair(input: {
       }),
     );
   }
-  const runDir = join(input.dir, `nginx-${input.limiters}`);
+  const runDir = join(input.dir, `nginx-${name}`);
   const site = (listen: number, upstreams: number[], serverName: string) => ({
     listen: `127.0.0.1:${listen}`,
     serverName,
@@ -141,7 +155,13 @@ async function startPair(input: {
     host: '127.0.0.1',
     ports: [input.nginxApiPort, input.nginxAuthPort],
   });
-  return { limiters: input.limiters, baseUrl: `https://localhost:${input.nginxApiPort}`, instances, nginx };
+  return {
+    limiters: input.limiters,
+    name,
+    baseUrl: `https://localhost:${input.nginxApiPort}`,
+    instances,
+    nginx,
+  };
 }
 
 async function createClient(shared: ClusterShared, dataDir: string) {
@@ -175,6 +195,38 @@ const median = (values: number[]) => {
     ? (sorted[middle] as number)
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 };
+
+/**
+ * Twice spec 8's rate offered to a pair at its default limits, from 20 addresses for `seconds`: the
+ * requests accepted in each one-second window of the throttle the callers saw, the first (which holds
+ * the burst) and the last (cut short) left out of the rate.
+ */
+async function measureThrottle(pair: Pair, ca: string, headers: Record<string, string>, seconds: number) {
+  const origin = pair.baseUrl.replace('//localhost:', '//127.0.0.1:');
+  const callers = new SourceAddresses(ca);
+  const from = Array.from({ length: 20 }, (_, i) => `127.0.9.${i + 1}`);
+  try {
+    // A fresh burst: no limited request for more than a second.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const samples = await pacedLoad(2 * SPEC_RPS, seconds * 1000, (i) =>
+      timedGet(callers.from(from[i % from.length] as string), `${origin}/brands`, headers),
+    );
+    const unexpected = samples.filter((sample) => sample.status !== 200 && sample.status !== 429);
+    if (unexpected.length > 0) throw new Error(`throttle: ${unexpected.length} answers neither 200 nor 429`);
+    const windows = throttleWindows(samples);
+    const measured = windows.slice(1, -1);
+    const span = ((windows.at(-1)?.start ?? 0) - (windows[1]?.start ?? 0)) / 1000;
+    const accepted = measured.reduce((sum, window) => sum + window.accepted, 0);
+    return {
+      rate: span > 0 ? accepted / span : Number.NaN,
+      firstWindow: windows[0]?.accepted ?? 0,
+      perWindow: measured.map((window) => window.accepted),
+      offered: samples.length,
+    };
+  } finally {
+    await callers.close();
+  }
+}
 
 async function main() {
   const nginx = findNginx(env.NGINX_PATH, env.PATH);
@@ -304,6 +356,47 @@ async function main() {
         `${name}: rounds with Redis ${rounds.redis.map((r) => Math.round(r.requestsPerSecond)).join(', ')} requests/s; in-process ${rounds['in-process'].map((r) => Math.round(r.requestsPerSecond)).join(', ')}.`,
       );
     }
+    log('the throttle at spec 8 limits: a third pair, counting in Redis');
+    const specPair = await startPair({
+      limiters: 'redis',
+      name: 'spec-8',
+      limits: {},
+      dir,
+      shared,
+      tls,
+      nginx,
+      authPort: ports.auth,
+      nginxAuthPort: await reservePort(),
+      nginxApiPort: await reservePort(),
+    });
+    stops.push(
+      () => specPair.nginx.stop(),
+      ...specPair.instances.map((instance) => () => stopInstance(instance)),
+    );
+    const throttle = await measureThrottle(specPair, ca, headers, SECONDS);
+    log(
+      `throttle: ${throttle.rate.toFixed(1)} requests/s accepted over the saturated windows ` +
+        `(${throttle.perWindow.join(' ')}), first window ${throttle.firstWindow}`,
+    );
+    figures.push(
+      {
+        name: 'sustained throttle, accepted per second',
+        value: throttle.rate,
+        unit: 'requests/s',
+        baseline: SPEC_RPS,
+        ratio: throttle.rate / SPEC_RPS,
+        group: 'throttle at spec 8 limits (Redis, through nginx)',
+      },
+      {
+        name: 'first window (the burst)',
+        value: throttle.firstWindow,
+        unit: 'requests',
+        group: 'throttle at spec 8 limits (Redis, through nginx)',
+      },
+    );
+    notes.push(
+      `Throttle at spec 8 limits: ${throttle.offered} requests offered at ${2 * SPEC_RPS}/s from 20 addresses over ${SECONDS} s; accepted per saturated window ${throttle.perWindow.join(', ')} (the baseline of the rate is spec 8's 50/s; the ratio 1 = exact).`,
+    );
     const results = {
       part: 'cluster',
       title: 'Cluster: limits in Redis through nginx',
