@@ -20,7 +20,7 @@ export interface RateLimit {
 export interface AuthLimitsConfig {
   /** Token requests per source IP (TOKEN_RATE_LIMIT_IP_PER_MIN). */
   readonly tokenPerIp: RateLimit;
-  /** Token requests naming one client id (TOKEN_RATE_LIMIT_CLIENT_PER_MIN). */
+  /** Failed client authentications naming one client id (TOKEN_RATE_LIMIT_CLIENT_PER_MIN); a right secret is always served. */
   readonly tokenPerClient: RateLimit;
   /** Requests to the authorization endpoint and the login pages per source IP (SIGN_IN_RATE_LIMIT_IP_PER_15MIN). */
   readonly signInPerIp: RateLimit;
