@@ -161,15 +161,30 @@ describe('spec 7.4: retry classification', () => {
 describe('timeouts and cancellation (a certainly slow answer; order observed, no wall-clock bounds)', () => {
   it('a slow attempt is cut by the per-attempt timeout and retried', async () => {
     const retried: unknown[] = [];
-    api.proxy.queue('/products/search', faults.slow(60_000));
-    const c = client({ attemptTimeoutMs: 150, hooks: { onRetry: (event) => retried.push(event.error) } });
+    // The first attempt is the slow one whenever it reaches the proxy (a queued fault would slow the
+    // retry instead when the first attempt timed out before it got there); the retry has a time-out
+    // the local API meets on a busy machine.
+    let attempt = 0;
+    api.proxy.rule(({ path }) =>
+      path.startsWith('/products/search') && attempt === 1 ? faults.slow(60_000) : undefined,
+    );
+    const c = client({
+      attemptTimeoutMs: 2_000,
+      hooks: {
+        onRequest: (event) => {
+          if (event.url.includes('/products/search')) attempt = event.attempt;
+        },
+        onRetry: (event) => retried.push(event.error),
+      },
+    });
     expect((await c.products.search()).data).toHaveLength(1);
     expect(retried).toHaveLength(1);
     expect(retried[0]).toBeInstanceOf(TimeoutError);
   });
 
   it('three slow attempts are a TimeoutError', async () => {
-    api.proxy.queue('/products/search', faults.slow(60_000), faults.slow(60_000), faults.slow(60_000));
+    // No search is ever answered: each attempt times out however far it got.
+    api.proxy.rule(({ path }) => (path.startsWith('/products/search') ? faults.slow(60_000) : undefined));
     const error = await client({ attemptTimeoutMs: 100 })
       .products.search()
       .catch((caught) => caught);
