@@ -40,9 +40,11 @@ export interface OpenCatalogStoreOptions extends Omit<SqliteCatalogStoreOptions,
   /** PostgreSQL: a failed read of the feed or apply to the replica (it retries at the next poll). */
   onReplicaError?: (error: unknown) => void;
   /**
-   * PostgreSQL: resolve once the records are open and build the replica behind (searches refused
-   * until it is built, `searchReplicaProgress` saying how far it is), instead of resolving only once
-   * it is built. An API instance listens meanwhile, so its probes can say why it is not ready.
+   * PostgreSQL: when the replica is new (a first start, or one whose build was interrupted), resolve
+   * once the records are open and build it behind (searches refused until it is built,
+   * `searchReplicaProgress` saying how far it is) instead of only once it is built: an API instance
+   * listens meanwhile, so its probes can say why it is not ready. A replica kept from an earlier run
+   * is still brought up to the feed's head before this resolves, as its searches were answered before.
    */
   replicaInBackground?: boolean;
   /** PostgreSQL: the replica's first catch-up, at a bounded cadence (FeedFollowerOptions.onProgress). */
@@ -86,7 +88,7 @@ export async function openCatalogStore(options: OpenCatalogStoreOptions): Promis
     ...(onReplicaProgress === undefined ? {} : { onProgress: onReplicaProgress }),
     ...(replicaProgressIntervalMs === undefined ? {} : { progressIntervalMs: replicaProgressIntervalMs }),
   });
-  if (replicaInBackground !== true) {
+  if (replicaInBackground !== true || replica.target.appliedSequence() > 0) {
     try {
       await follower.catchUp();
     } catch (error) {

@@ -28,7 +28,7 @@ afterEach(async () => {
 
 interface Deployment {
   url: string;
-  open: (options?: { pollMs?: number; dataDir?: string }) => Promise<CatalogStore>;
+  open: (options?: { pollMs?: number; dataDir?: string; inBackground?: boolean }) => Promise<CatalogStore>;
 }
 
 async function deployment(): Promise<Deployment> {
@@ -46,6 +46,7 @@ async function deployment(): Promise<Deployment> {
         freshnessTimeoutMs: TEST_SEARCH_TIMEOUT_MS,
         syncTokenSecret: SECRET,
         replicaPollIntervalMs: options.pollMs ?? 100,
+        ...(options.inBackground === undefined ? {} : { replicaInBackground: options.inBackground }),
       });
       cleanups.push(async () => {
         await store.close();
@@ -196,5 +197,33 @@ describe('search replica of a PostgreSQL deployment', () => {
       expect((await search.productSearch.search({})).products.map((hit) => hit.id)).toEqual([product.id]);
       await follower.stop();
     });
+  });
+});
+
+describe('a replica built in the background (the API: replicaInBackground)', () => {
+  it('a new replica: the store opens before it is built and answers once it is; a kept replica is brought up to date before the store opens, as without the option', async () => {
+    const source = await deployment();
+    const writer = await source.open();
+    await writer.products.create(aProduct({ productCode: 'BG-1', name: 'Background one' }));
+    const dataDir = tempDataDir();
+    const first = await source.open({ dataDir, inBackground: true });
+    expect(first.searchReplicaProgress?.()).toMatchObject({ state: 'building' });
+    // Bounded by a count of polls, not a duration the build must fit in.
+    let built = false;
+    for (let poll = 0; poll < 2400 && !built; poll += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      built = first.searchReplicaProgress?.()?.state === 'built';
+    }
+    expect(built).toBe(true);
+    expect((await first.productSearch.search({ q: 'BG-1' })).products).toHaveLength(1);
+    await first.close();
+
+    await writer.products.create(aProduct({ productCode: 'BG-2', name: 'Written while it was down' }));
+    const kept = await source.open({ dataDir, inBackground: true, pollMs: 3_600_000 });
+    expect(kept.searchReplicaProgress?.()).toMatchObject({ state: 'built' });
+    expect((await kept.productSearch.search({})).products.map((hit) => hit.productCode).sort()).toEqual([
+      'BG-1',
+      'BG-2',
+    ]);
   });
 });
