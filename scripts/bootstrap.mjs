@@ -87,5 +87,8 @@ if (!installIsFresh(root, installStamp)) {
   if (install.status !== 0) process.exit(install.status ?? 1);
   writeStamp(installStamp, installs);
 }
+// Ctrl-C reaches every process of the terminal's group, this one too: it waits for the command to
+// stop (`pnpm start` drains its servers first) instead of dying and handing the terminal back early.
+process.on('SIGINT', () => {});
 const result = run('pnpm', ['run', script]);
 process.exit(result.status ?? 1);
