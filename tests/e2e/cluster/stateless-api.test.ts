@@ -178,7 +178,7 @@ describe('[4.4 step 6] catalog-sync through an instance killed with -9', () => {
   });
 });
 
-describe('[Deployment] an instance that dies is restarted while nginx serves from the others', () => {
+describe('README "Deployment": an instance that dies is restarted while nginx serves from the others', () => {
   it('an API instance killed with -9 is started again by its supervisor on its own port, and not one GET through nginx fails while it is down or until it is back', async () => {
     const client = await stack.createClient(['products.read']);
     const token = await stack.accessToken(client, ['products.read']);
