@@ -291,13 +291,23 @@ describe('time-outs and cancellation against the real API (a certainly slow answ
   it('an attempt slower than attemptTimeoutMs is cut and retried; the retry succeeds', async () => {
     const retried: unknown[] = [];
     // The slow answer never comes within the minute, so the first attempt certainly times out; the
-    // budget leaves the retry, which the real API answers, room on a loaded machine.
+    // budget leaves the retry, which the real API answers, room on a loaded machine. The first
+    // attempt is the slow one whenever it reaches the proxy (a queued fault would slow the retry
+    // instead if it timed out before it got there).
+    let attempt = 0;
     const client = await viaProxy({
       attemptTimeoutMs: 5_000,
-      hooks: { onRetry: (event) => retried.push(event.error) },
+      hooks: {
+        onRequest: (event) => {
+          if (event.url.includes('/products/search')) attempt = event.attempt;
+        },
+        onRetry: (event) => retried.push(event.error),
+      },
     });
     await client.products.search({ size: 1 }); // the API's search workers started before the timed call
-    proxy.queue('/products/search', faults.slow(60_000));
+    proxy.rule(({ path }) =>
+      path.startsWith('/products/search') && attempt === 1 ? faults.slow(60_000) : undefined,
+    );
     const page = await client.products.search({ size: 1 });
     expect(page.data).toHaveLength(1);
     expect(retried).toHaveLength(1);
