@@ -21,7 +21,9 @@ export const SORT_COLUMN_FIELD: Readonly<Record<SortColumn, SortField>> = {
   updatedAt: 'updatedAt',
 };
 
-const sortOrder = catalogApiDocument.components.parameters.SortOrder.schema;
+export const SORT_ORDERS: readonly SortOrder[] = catalogApiDocument.components.schemas.SortDirection.enum;
+export const DEFAULT_SORT_ORDER: SortOrder =
+  catalogApiDocument.components.parameters.SortOrder.schema.default;
 
-export const SORT_ORDERS: readonly SortOrder[] = sortOrder.enum;
-export const DEFAULT_SORT_ORDER: SortOrder = sortOrder.default;
+/** Whether a value is a sort direction (what `order` must be when `sort` is present). */
+export const isSortOrder = (value: unknown): value is SortOrder => SORT_ORDERS.includes(value as SortOrder);

@@ -20,7 +20,7 @@ export type ProductAggregations = Schemas['ProductAggregations'];
 export type BrandSearchResponse = Schemas['BrandSearchResponse'];
 export type ProductListResponse = Schemas['ProductListResponse'];
 export type SortColumn = Schemas['SortColumn'];
-export type SortOrder = CatalogApi.components['parameters']['SortOrder'];
+export type SortOrder = CatalogApi.components['schemas']['SortDirection'];
 export type RelationType = Schemas['RelationType'];
 
 // Errors

@@ -396,7 +396,7 @@ describe('4.1 GET /products/search: query parameters', () => {
     const bodies = rows.map((row) => ({
       productCode: `${base}-${row.code}`,
       name: `${word} ${row.name}`,
-      ...(row.brand === null ? {} : { brandName: brands[row.brand]?.name }),
+      ...(row.brand === null ? {} : { brandName: brands[row.brand]?.name ?? '' }),
       price: row.price,
       supplierCost: row.cost,
       ...(row.category === null ? {} : { category: row.category }),

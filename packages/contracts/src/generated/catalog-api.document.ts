@@ -2272,14 +2272,20 @@ export const catalogApiDocument = {
       "SortOrder": {
         "name": "order",
         "in": "query",
-        "description": "Sort direction, consulted only when `sort` is present; with `sort` present any other value is refused\nwith 400 `INVALID_SORT` (without `sort` the parameter is ignored).\n",
+        "description": "Sort direction (SortDirection: `asc` or `desc`, default `desc`), consulted only when `sort` is present\n(spec 4.1). With `sort` present any other value is refused with 400 `INVALID_SORT`; without `sort` the\nparameter is ignored whatever its value, so its schema here is any string: a parameter's schema cannot\ndepend on another parameter. `x-consulted-schema` is the schema the value must match when consulted.\n",
         "x-error-code": "INVALID_SORT",
         "x-ignored-without": "sort",
+        "x-consulted-schema": {
+          "$ref": "#/components/schemas/SortDirection"
+        },
         "schema": {
-          "type": "string",
-          "enum": [
-            "asc",
-            "desc"
+          "anyOf": [
+            {
+              "$ref": "#/components/schemas/SortDirection"
+            },
+            {
+              "type": "string"
+            }
           ],
           "default": "desc"
         }
@@ -2484,7 +2490,7 @@ export const catalogApiDocument = {
         "content": {
           "application/json": {
             "schema": {
-              "$ref": "#/components/schemas/AdminProduct"
+              "$ref": "#/components/schemas/AdminProductWrite"
             }
           }
         }
@@ -2495,7 +2501,7 @@ export const catalogApiDocument = {
         "content": {
           "application/json": {
             "schema": {
-              "$ref": "#/components/schemas/AdminBrand"
+              "$ref": "#/components/schemas/AdminBrandWrite"
             }
           }
         }
@@ -2876,6 +2882,14 @@ export const catalogApiDocument = {
           "products.write",
           "brands.read",
           "brands.write"
+        ]
+      },
+      "SortDirection": {
+        "type": "string",
+        "description": "Direction of a sort (the `order` parameter when `sort` is present).",
+        "enum": [
+          "asc",
+          "desc"
         ]
       },
       "SortColumn": {
@@ -3743,7 +3757,7 @@ export const catalogApiDocument = {
       },
       "AdminRelatedProduct": {
         "type": "object",
-        "description": "A stored relation. Reverse (\"used by\") relations are derived by the server and never stored by hand, so\nthe stored entries carry no `source`. A write also accepts the entries as `GET /products/{productId}`\nshows them: their read-only `productCode` and `erpCode` are ignored, and an entry with `source: reverse`\nis ignored whole.\n",
+        "description": "A stored relation. Reverse (\"used by\") relations are derived by the server and never stored by hand, so\nthe stored entries carry no `source`. A write also accepts the entries as `GET /products/{productId}`\nshows them: their `productCode` and `erpCode` are ignored, and an entry with `source: reverse` is\nignored whole. (They are not `readOnly`, which would tell a validator to refuse them in a write.)\n",
         "additionalProperties": false,
         "required": [
           "productId",
@@ -3766,12 +3780,10 @@ export const catalogApiDocument = {
           },
           "productCode": {
             "type": "string",
-            "readOnly": true,
             "description": "The related product's productCode, as reads show it. Ignored when sent; never returned here."
           },
           "erpCode": {
             "type": "string",
-            "readOnly": true,
             "description": "The related product's erpCode, as reads show it. Ignored when sent; never returned here."
           },
           "source": {
@@ -3779,14 +3791,13 @@ export const catalogApiDocument = {
             "enum": [
               "reverse"
             ],
-            "readOnly": true,
             "description": "Marks a reverse (\"used by\") entry as reads show it: derived from the other product's relation, so an\nentry carrying it is ignored when sent, and never returned here.\n"
           }
         }
       },
       "AdminProduct": {
         "type": "object",
-        "description": "The internal (admin) product record: every external field, plus internal status, archive flag, staff\nnote, spares, cost and margin, per-channel web visibility, and relations that may carry a note. `id`,\n`createdAt` and `updatedAt` are set by the server (read-only: ignored when sent). Fields left out of a\nwrite take their defaults (empty strings, zero dimensions, null prices, empty arrays).\n\nA write accepts the record as any read shows it (this record, or `GET /products/{productId}`): derived\nfields are ignored (see AdminRelatedProduct). `PUT` replaces the whole record, so start from this\nrecord (the answer of the last write, or `POST /products/batch-get`): `GET /products/{productId}` has\nnone of the internal fields, which a `PUT` of it resets to their defaults.\n",
+        "description": "The internal (admin) product record: every external field, plus internal status, archive flag, staff\nnote, spares, cost and margin, per-channel web visibility, and relations that may carry a note. `id`,\n`createdAt` and `updatedAt` are set by the server (read-only here; the writes take AdminProductWrite,\nwhich accepts and ignores them). Fields left out of a\nwrite take their defaults (empty strings, zero dimensions, null prices, empty arrays).\n\nA write accepts the record as any read shows it (this record, or `GET /products/{productId}`): derived\nfields are ignored (see AdminRelatedProduct). `PUT` replaces the whole record, so start from this\nrecord (the answer of the last write, or `POST /products/batch-get`): `GET /products/{productId}` has\nnone of the internal fields, which a `PUT` of it resets to their defaults.\n",
         "additionalProperties": false,
         "required": [
           "id",
@@ -4009,6 +4020,200 @@ export const catalogApiDocument = {
             "type": "string",
             "format": "date-time",
             "readOnly": true
+          }
+        }
+      },
+      "AdminProductWrite": {
+        "type": "object",
+        "description": "The internal product record as the admin writes take it: the fields of AdminProduct. A record as the\nreads show it is accepted, so `id`, `createdAt` and `updatedAt` may be sent; the server sets them and\nignores what was sent (they are not `readOnly` here, which would tell a validator to refuse them).\n",
+        "additionalProperties": false,
+        "required": [
+          "productCode",
+          "name"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Product/properties/id",
+            "description": "Set by the server (the path's id on PUT); ignored when sent.",
+            "x-ignored-when-sent": true
+          },
+          "productCode": {
+            "$ref": "#/components/schemas/AdminProduct/properties/productCode"
+          },
+          "name": {
+            "$ref": "#/components/schemas/AdminProduct/properties/name"
+          },
+          "description": {
+            "$ref": "#/components/schemas/AdminProduct/properties/description"
+          },
+          "brandName": {
+            "$ref": "#/components/schemas/AdminProduct/properties/brandName"
+          },
+          "brandSlug": {
+            "$ref": "#/components/schemas/AdminProduct/properties/brandSlug"
+          },
+          "range": {
+            "$ref": "#/components/schemas/AdminProduct/properties/range"
+          },
+          "category": {
+            "$ref": "#/components/schemas/AdminProduct/properties/category"
+          },
+          "department": {
+            "$ref": "#/components/schemas/AdminProduct/properties/department"
+          },
+          "subDepartment": {
+            "$ref": "#/components/schemas/AdminProduct/properties/subDepartment"
+          },
+          "stockType": {
+            "$ref": "#/components/schemas/AdminProduct/properties/stockType"
+          },
+          "catalogue": {
+            "$ref": "#/components/schemas/AdminProduct/properties/catalogue"
+          },
+          "displayOnWeb": {
+            "$ref": "#/components/schemas/AdminProduct/properties/displayOnWeb"
+          },
+          "notes": {
+            "$ref": "#/components/schemas/AdminProduct/properties/notes"
+          },
+          "colour": {
+            "$ref": "#/components/schemas/AdminProduct/properties/colour"
+          },
+          "price": {
+            "$ref": "#/components/schemas/AdminProduct/properties/price"
+          },
+          "retailPrice": {
+            "$ref": "#/components/schemas/AdminProduct/properties/retailPrice"
+          },
+          "supplierCost": {
+            "$ref": "#/components/schemas/AdminProduct/properties/supplierCost"
+          },
+          "barcode": {
+            "$ref": "#/components/schemas/AdminProduct/properties/barcode"
+          },
+          "length": {
+            "$ref": "#/components/schemas/AdminProduct/properties/length"
+          },
+          "height": {
+            "$ref": "#/components/schemas/AdminProduct/properties/height"
+          },
+          "width": {
+            "$ref": "#/components/schemas/AdminProduct/properties/width"
+          },
+          "weight": {
+            "$ref": "#/components/schemas/AdminProduct/properties/weight"
+          },
+          "weightUnit": {
+            "$ref": "#/components/schemas/AdminProduct/properties/weightUnit"
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time",
+            "description": "Set by the server; ignored when sent.",
+            "x-ignored-when-sent": true
+          },
+          "imageUrl": {
+            "$ref": "#/components/schemas/AdminProduct/properties/imageUrl"
+          },
+          "images": {
+            "$ref": "#/components/schemas/AdminProduct/properties/images"
+          },
+          "documents": {
+            "$ref": "#/components/schemas/AdminProduct/properties/documents"
+          },
+          "erpCode": {
+            "$ref": "#/components/schemas/AdminProduct/properties/erpCode"
+          },
+          "altSupplierCode": {
+            "$ref": "#/components/schemas/AdminProduct/properties/altSupplierCode"
+          },
+          "altSupplierCode2": {
+            "$ref": "#/components/schemas/AdminProduct/properties/altSupplierCode2"
+          },
+          "webHierarchy": {
+            "$ref": "#/components/schemas/AdminProduct/properties/webHierarchy"
+          },
+          "type": {
+            "$ref": "#/components/schemas/AdminProduct/properties/type"
+          },
+          "subType": {
+            "$ref": "#/components/schemas/AdminProduct/properties/subType"
+          },
+          "subSubType": {
+            "$ref": "#/components/schemas/AdminProduct/properties/subSubType"
+          },
+          "retailRange": {
+            "$ref": "#/components/schemas/AdminProduct/properties/retailRange"
+          },
+          "relatedProducts": {
+            "$ref": "#/components/schemas/AdminProduct/properties/relatedProducts"
+          },
+          "status": {
+            "$ref": "#/components/schemas/AdminProduct/properties/status",
+            "default": "active"
+          },
+          "archived": {
+            "$ref": "#/components/schemas/AdminProduct/properties/archived",
+            "default": false
+          },
+          "internalNote": {
+            "$ref": "#/components/schemas/AdminProduct/properties/internalNote"
+          },
+          "spares": {
+            "$ref": "#/components/schemas/AdminProduct/properties/spares"
+          },
+          "costPrice": {
+            "$ref": "#/components/schemas/AdminProduct/properties/costPrice"
+          },
+          "marginPercent": {
+            "$ref": "#/components/schemas/AdminProduct/properties/marginPercent"
+          },
+          "webVisibility": {
+            "$ref": "#/components/schemas/AdminProduct/properties/webVisibility"
+          },
+          "updatedAt": {
+            "type": "string",
+            "format": "date-time",
+            "description": "Set by the server; ignored when sent.",
+            "x-ignored-when-sent": true
+          }
+        }
+      },
+      "AdminBrandWrite": {
+        "type": "object",
+        "description": "The brand record as the admin writes take it: the fields of AdminBrand; `id`, `createdAt` and\n`updatedAt` may be sent (a record as the reads show it) and are ignored.\n",
+        "additionalProperties": false,
+        "required": [
+          "name",
+          "slug"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Brand/properties/id",
+            "description": "Set by the server (the path's id on PUT); ignored when sent.",
+            "x-ignored-when-sent": true
+          },
+          "name": {
+            "$ref": "#/components/schemas/AdminBrand/properties/name"
+          },
+          "slug": {
+            "$ref": "#/components/schemas/AdminBrand/properties/slug"
+          },
+          "archived": {
+            "$ref": "#/components/schemas/AdminBrand/properties/archived",
+            "default": false
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time",
+            "description": "Set by the server; ignored when sent.",
+            "x-ignored-when-sent": true
+          },
+          "updatedAt": {
+            "type": "string",
+            "format": "date-time",
+            "description": "Set by the server; ignored when sent.",
+            "x-ignored-when-sent": true
           }
         }
       },

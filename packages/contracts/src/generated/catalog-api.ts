@@ -577,6 +577,11 @@ export interface components {
          */
         GrantableScope: "products.read" | "products.write" | "brands.read" | "brands.write";
         /**
+         * @description Direction of a sort (the `order` parameter when `sort` is present).
+         * @enum {string}
+         */
+        SortDirection: "asc" | "desc";
+        /**
          * @description Sort column IDs of GET /products/search. `code` sorts by productCode, `brand` by brandName.
          * @enum {string}
          */
@@ -923,8 +928,8 @@ export interface components {
         /**
          * @description A stored relation. Reverse ("used by") relations are derived by the server and never stored by hand, so
          *     the stored entries carry no `source`. A write also accepts the entries as `GET /products/{productId}`
-         *     shows them: their read-only `productCode` and `erpCode` are ignored, and an entry with `source: reverse`
-         *     is ignored whole.
+         *     shows them: their `productCode` and `erpCode` are ignored, and an entry with `source: reverse` is
+         *     ignored whole. (They are not `readOnly`, which would tell a validator to refuse them in a write.)
          */
         AdminRelatedProduct: {
             productId: components["schemas"]["RelatedProduct"]["productId"];
@@ -933,20 +938,21 @@ export interface components {
             /** @description Private staff note on the relation; never returned to M2M callers. */
             note?: string;
             /** @description The related product's productCode, as reads show it. Ignored when sent; never returned here. */
-            readonly productCode?: string;
+            productCode?: string;
             /** @description The related product's erpCode, as reads show it. Ignored when sent; never returned here. */
-            readonly erpCode?: string;
+            erpCode?: string;
             /**
              * @description Marks a reverse ("used by") entry as reads show it: derived from the other product's relation, so an
              *     entry carrying it is ignored when sent, and never returned here.
              * @enum {string}
              */
-            readonly source?: "reverse";
+            source?: "reverse";
         };
         /**
          * @description The internal (admin) product record: every external field, plus internal status, archive flag, staff
          *     note, spares, cost and margin, per-channel web visibility, and relations that may carry a note. `id`,
-         *     `createdAt` and `updatedAt` are set by the server (read-only: ignored when sent). Fields left out of a
+         *     `createdAt` and `updatedAt` are set by the server (read-only here; the writes take AdminProductWrite,
+         *     which accepts and ignores them). Fields left out of a
          *     write take their defaults (empty strings, zero dimensions, null prices, empty arrays).
          *
          *     A write accepts the record as any read shows it (this record, or `GET /products/{productId}`): derived
@@ -1039,6 +1045,91 @@ export interface components {
             readonly createdAt: string;
             /** Format: date-time */
             readonly updatedAt: string;
+        };
+        /**
+         * @description The internal product record as the admin writes take it: the fields of AdminProduct. A record as the
+         *     reads show it is accepted, so `id`, `createdAt` and `updatedAt` may be sent; the server sets them and
+         *     ignores what was sent (they are not `readOnly` here, which would tell a validator to refuse them).
+         */
+        AdminProductWrite: {
+            /** @description Set by the server (the path's id on PUT); ignored when sent. */
+            id?: components["schemas"]["Product"]["id"];
+            productCode: components["schemas"]["AdminProduct"]["productCode"];
+            name: components["schemas"]["AdminProduct"]["name"];
+            description?: components["schemas"]["AdminProduct"]["description"];
+            brandName?: components["schemas"]["AdminProduct"]["brandName"];
+            brandSlug?: components["schemas"]["AdminProduct"]["brandSlug"];
+            range?: components["schemas"]["AdminProduct"]["range"];
+            category?: components["schemas"]["AdminProduct"]["category"];
+            department?: components["schemas"]["AdminProduct"]["department"];
+            subDepartment?: components["schemas"]["AdminProduct"]["subDepartment"];
+            stockType?: components["schemas"]["AdminProduct"]["stockType"];
+            catalogue?: components["schemas"]["AdminProduct"]["catalogue"];
+            displayOnWeb?: components["schemas"]["AdminProduct"]["displayOnWeb"];
+            notes?: components["schemas"]["AdminProduct"]["notes"];
+            colour?: components["schemas"]["AdminProduct"]["colour"];
+            price?: components["schemas"]["AdminProduct"]["price"];
+            retailPrice?: components["schemas"]["AdminProduct"]["retailPrice"];
+            supplierCost?: components["schemas"]["AdminProduct"]["supplierCost"];
+            barcode?: components["schemas"]["AdminProduct"]["barcode"];
+            length?: components["schemas"]["AdminProduct"]["length"];
+            height?: components["schemas"]["AdminProduct"]["height"];
+            width?: components["schemas"]["AdminProduct"]["width"];
+            weight?: components["schemas"]["AdminProduct"]["weight"];
+            weightUnit?: components["schemas"]["AdminProduct"]["weightUnit"];
+            /**
+             * Format: date-time
+             * @description Set by the server; ignored when sent.
+             */
+            createdAt?: string;
+            imageUrl?: components["schemas"]["AdminProduct"]["imageUrl"];
+            images?: components["schemas"]["AdminProduct"]["images"];
+            documents?: components["schemas"]["AdminProduct"]["documents"];
+            erpCode?: components["schemas"]["AdminProduct"]["erpCode"];
+            altSupplierCode?: components["schemas"]["AdminProduct"]["altSupplierCode"];
+            altSupplierCode2?: components["schemas"]["AdminProduct"]["altSupplierCode2"];
+            webHierarchy?: components["schemas"]["AdminProduct"]["webHierarchy"];
+            type?: components["schemas"]["AdminProduct"]["type"];
+            subType?: components["schemas"]["AdminProduct"]["subType"];
+            subSubType?: components["schemas"]["AdminProduct"]["subSubType"];
+            retailRange?: components["schemas"]["AdminProduct"]["retailRange"];
+            relatedProducts?: components["schemas"]["AdminProduct"]["relatedProducts"];
+            /** @default active */
+            status: components["schemas"]["AdminProduct"]["status"];
+            /** @default false */
+            archived: components["schemas"]["AdminProduct"]["archived"];
+            internalNote?: components["schemas"]["AdminProduct"]["internalNote"];
+            spares?: components["schemas"]["AdminProduct"]["spares"];
+            costPrice?: components["schemas"]["AdminProduct"]["costPrice"];
+            marginPercent?: components["schemas"]["AdminProduct"]["marginPercent"];
+            webVisibility?: components["schemas"]["AdminProduct"]["webVisibility"];
+            /**
+             * Format: date-time
+             * @description Set by the server; ignored when sent.
+             */
+            updatedAt?: string;
+        };
+        /**
+         * @description The brand record as the admin writes take it: the fields of AdminBrand; `id`, `createdAt` and
+         *     `updatedAt` may be sent (a record as the reads show it) and are ignored.
+         */
+        AdminBrandWrite: {
+            /** @description Set by the server (the path's id on PUT); ignored when sent. */
+            id?: components["schemas"]["Brand"]["id"];
+            name: components["schemas"]["AdminBrand"]["name"];
+            slug: components["schemas"]["AdminBrand"]["slug"];
+            /** @default false */
+            archived: components["schemas"]["AdminBrand"]["archived"];
+            /**
+             * Format: date-time
+             * @description Set by the server; ignored when sent.
+             */
+            createdAt?: string;
+            /**
+             * Format: date-time
+             * @description Set by the server; ignored when sent.
+             */
+            updatedAt?: string;
         };
         BrandOverviewEntry: {
             id: components["schemas"]["Brand"]["id"];
@@ -1557,10 +1648,12 @@ export interface components {
          */
         SortColumn: components["schemas"]["SortColumn"];
         /**
-         * @description Sort direction, consulted only when `sort` is present; with `sort` present any other value is refused
-         *     with 400 `INVALID_SORT` (without `sort` the parameter is ignored).
+         * @description Sort direction (SortDirection: `asc` or `desc`, default `desc`), consulted only when `sort` is present
+         *     (spec 4.1). With `sort` present any other value is refused with 400 `INVALID_SORT`; without `sort` the
+         *     parameter is ignored whatever its value, so its schema here is any string: a parameter's schema cannot
+         *     depend on another parameter. `x-consulted-schema` is the schema the value must match when consulted.
          */
-        SortOrder: "asc" | "desc";
+        SortOrder: components["schemas"]["SortDirection"] | string;
         /**
          * @description Comma-separated projection of the product record. It only narrows: a field outside the allowlist is
          *     silently omitted, with no error; `id` is always returned. Default: every allowed field.
@@ -1620,13 +1713,13 @@ export interface components {
         /** @description The internal product record. Server-set fields (`id`, `createdAt`, `updatedAt`) are ignored when sent. */
         AdminProductBody: {
             content: {
-                "application/json": components["schemas"]["AdminProduct"];
+                "application/json": components["schemas"]["AdminProductWrite"];
             };
         };
         /** @description The brand record. Server-set fields (`id`, `createdAt`, `updatedAt`) are ignored when sent. */
         AdminBrandBody: {
             content: {
-                "application/json": components["schemas"]["AdminBrand"];
+                "application/json": components["schemas"]["AdminBrandWrite"];
             };
         };
         /** @description A web channel. */
@@ -1691,8 +1784,10 @@ export interface operations {
                  */
                 sort?: components["parameters"]["SortColumn"];
                 /**
-                 * @description Sort direction, consulted only when `sort` is present; with `sort` present any other value is refused
-                 *     with 400 `INVALID_SORT` (without `sort` the parameter is ignored).
+                 * @description Sort direction (SortDirection: `asc` or `desc`, default `desc`), consulted only when `sort` is present
+                 *     (spec 4.1). With `sort` present any other value is refused with 400 `INVALID_SORT`; without `sort` the
+                 *     parameter is ignored whatever its value, so its schema here is any string: a parameter's schema cannot
+                 *     depend on another parameter. `x-consulted-schema` is the schema the value must match when consulted.
                  */
                 order?: components["parameters"]["SortOrder"];
                 /**
@@ -1789,8 +1884,10 @@ export interface operations {
                  */
                 sort?: components["parameters"]["SortColumn"];
                 /**
-                 * @description Sort direction, consulted only when `sort` is present; with `sort` present any other value is refused
-                 *     with 400 `INVALID_SORT` (without `sort` the parameter is ignored).
+                 * @description Sort direction (SortDirection: `asc` or `desc`, default `desc`), consulted only when `sort` is present
+                 *     (spec 4.1). With `sort` present any other value is refused with 400 `INVALID_SORT`; without `sort` the
+                 *     parameter is ignored whatever its value, so its schema here is any string: a parameter's schema cannot
+                 *     depend on another parameter. `x-consulted-schema` is the schema the value must match when consulted.
                  */
                 order?: components["parameters"]["SortOrder"];
                 /**

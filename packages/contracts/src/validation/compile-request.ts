@@ -16,8 +16,11 @@ export interface BodyPart {
   /** The body schema as the document writes it (for `x-error-code` lookups). */
   readonly schema: unknown;
   readonly required: boolean;
-  /** Top-level read-only (server-set) properties: accepted when sent, then dropped from the value. */
-  readonly readOnlyProperties: readonly string[];
+  /**
+   * Top-level server-set properties, `readOnly` or `x-ignored-when-sent` (a write schema's way of
+   * accepting a record as reads show it): accepted when sent, then dropped from the value.
+   */
+  readonly ignoredProperties: readonly string[];
 }
 
 /** `x-offset-window` of an operation: offset + size must not exceed `max`. */
@@ -37,8 +40,15 @@ export interface CompiledRequest {
 function compileGroup(ajv: Ajv2020, rootId: string, entry: OperationEntry, location: string): ParameterGroup {
   const parameters = entry.parameters.filter((parameter) => parameter.in === location);
   const properties: Record<string, unknown> = {};
-  for (const parameter of parameters)
-    properties[String(parameter.name)] = toView(parameter.schema ?? {}, rootId, 'request');
+  for (const parameter of parameters) {
+    const schema = toView(parameter.schema ?? {}, rootId, 'request') as JsonObject;
+    // A parameter consulted only beside another (`x-ignored-without`) documents any value in its schema,
+    // as a validator of the document sees it alone; the server, which picks it only when consulted,
+    // checks it against `x-consulted-schema` as well.
+    const consulted = parameter['x-consulted-schema'];
+    properties[String(parameter.name)] =
+      consulted === undefined ? schema : { ...schema, allOf: [toView(consulted, rootId, 'request')] };
+  }
   const required = parameters
     .filter((parameter) => parameter.required === true)
     .map((parameter) => parameter.name);
@@ -62,15 +72,18 @@ function compileBody(
     validate,
     schema,
     required: requestBody.required === true,
-    readOnlyProperties: readOnlyProperties(document, schema),
+    ignoredProperties: ignoredProperties(document, schema),
   };
 }
 
-function readOnlyProperties(document: unknown, schema: unknown): string[] {
+function ignoredProperties(document: unknown, schema: unknown): string[] {
   const resolved = deref(document, schema);
   const properties = isObject(resolved) && isObject(resolved.properties) ? resolved.properties : {};
   return Object.entries(properties)
-    .filter(([, property]) => isObject(property) && property.readOnly === true)
+    .filter(
+      ([, property]) =>
+        isObject(property) && (property.readOnly === true || property['x-ignored-when-sent'] === true),
+    )
     .map(([name]) => name);
 }
 

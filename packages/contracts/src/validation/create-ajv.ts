@@ -11,6 +11,7 @@ export const SCHEMA_VENDOR_KEYWORDS = [
   'x-http-status',
   'x-enum-descriptions',
   'x-pattern-reason',
+  'x-ignored-when-sent',
 ] as const;
 
 const addFormats = addFormatsModule.default;

@@ -71,15 +71,48 @@ type BodyContent<Operation> = Operation extends { requestBody?: { content: infer
   ? Content[keyof Content]
   : never;
 
-type Body<Operation> = [BodyContent<Operation>] extends [never]
+type ComponentOf<Doc, Kind extends string, Ref> = Ref extends {
+  readonly $ref: `#/components/${Kind}/${infer Name}`;
+}
+  ? Doc extends { readonly components: { readonly [K in Kind]: infer Components } }
+    ? Name extends keyof Components
+      ? Components[Name]
+      : never
+    : never
+  : Ref;
+
+type BodySchema<Doc, Id> =
+  ComponentOf<
+    Doc,
+    'requestBodies',
+    OperationById<Doc, Id> extends { readonly requestBody: infer Ref } ? Ref : never
+  > extends { readonly content: { readonly 'application/json': { readonly schema: infer Schema } } }
+    ? ComponentOf<Doc, 'schemas', Schema>
+    : never;
+
+/** Names of the body's top-level properties marked `x-ignored-when-sent` (the validator drops them). */
+type IgnoredBodyProperties<Doc, Id> =
+  BodySchema<Doc, Id> extends { readonly properties: infer Properties }
+    ? {
+        [K in keyof Properties]: Properties[K] extends { readonly 'x-ignored-when-sent': true } ? K : never;
+      }[keyof Properties]
+    : never;
+
+type WithoutIgnored<T, Names> = T extends object
+  ? [Names & keyof T] extends [never]
+    ? T
+    : Omit<T, Names & keyof T>
+  : T;
+
+type Body<Doc, Operation, Id> = [BodyContent<Operation>] extends [never]
   ? undefined
   : Operation extends { requestBody: object }
-    ? ValidatedBody<BodyContent<Operation>>
-    : ValidatedBody<BodyContent<Operation>> | undefined;
+    ? WithoutIgnored<ValidatedBody<BodyContent<Operation>>, IgnoredBodyProperties<Doc, Id>>
+    : WithoutIgnored<ValidatedBody<BodyContent<Operation>>, IgnoredBodyProperties<Doc, Id>> | undefined;
 
 /** A request that passed validation: declared parameters only, defaults applied, integers coerced. */
 export interface ValidRequest<Doc, Operations, Id extends keyof Operations> {
   readonly query: WithDefaults<Part<Operations[Id], 'query'>, DefaultedParameters<Doc, Id, 'query'>>;
   readonly params: Part<Operations[Id], 'path'>;
-  readonly body: Body<Operations[Id]>;
+  readonly body: Body<Doc, Operations[Id], Id>;
 }

@@ -97,7 +97,7 @@ function validateBody(
     }
   }
   if (isObject(value))
-    for (const name of part.readOnlyProperties) delete (value as Record<string, unknown>)[name];
+    for (const name of part.ignoredProperties) delete (value as Record<string, unknown>)[name];
   return value;
 }
 

@@ -10,9 +10,14 @@ import {
 } from '../http/transport.ts';
 import { buildUrl, type NaturalQuery } from './query.ts';
 
-/** GET /products/search's query: booleans for "true"/"false", `fields` as a list or the contract's string. */
+type SearchParameters = NonNullable<CatalogApi.operations['searchProducts']['parameters']['query']>;
+
+/**
+ * GET /products/search's query: booleans for "true"/"false", `fields` as a list or the contract's string,
+ * `order` a SortDirection (the document types it as any string, which the service ignores without `sort`).
+ */
 export type SearchProductsQuery = NaturalQuery<
-  NonNullable<CatalogApi.operations['searchProducts']['parameters']['query']>,
+  Omit<SearchParameters, 'order'> & { order?: CatalogApi.components['schemas']['SortDirection'] },
   'fields'
 >;
 export type ListProductsQuery = NonNullable<CatalogApi.operations['listProducts']['parameters']['query']>;

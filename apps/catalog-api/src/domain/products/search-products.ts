@@ -1,4 +1,4 @@
-import type { CatalogRequest } from '@catalog/contracts';
+import { type CatalogRequest, isSortOrder } from '@catalog/contracts';
 import type { ProductDocumentPage, ProductSearch } from '@catalog/store';
 import { defined, flag } from '../../http/defined.ts';
 import { fieldSelection } from '../../projection/project-product.ts';
@@ -27,7 +27,7 @@ export function searchProductsForClient(input: {
         includeArchived: flag(query.includeArchived),
         displayOnWeb: flag(query.displayOnWeb),
         sort: query.sort,
-        order: query.sort === undefined ? undefined : query.order,
+        order: query.sort !== undefined && isSortOrder(query.order) ? query.order : undefined,
         syncToken: query.syncToken,
         includeAggregations: flag(query.includeAggregations),
       }),

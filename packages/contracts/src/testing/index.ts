@@ -1,0 +1,5 @@
+export {
+  type DocumentRequest,
+  type DocumentRequestValidator,
+  documentRequestValidator,
+} from './document-request-validator.ts';
