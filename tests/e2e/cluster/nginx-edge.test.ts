@@ -244,6 +244,12 @@ describe('every refusal nginx makes itself is the servers’ JSON error body wit
         'POST /products HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 2000000\r\nConnection: close\r\n\r\n',
     },
     {
+      what: 'a Transfer-Encoding nginx does not read (501)',
+      status: 501,
+      request:
+        'POST /products HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: gzip\r\nConnection: close\r\n\r\n',
+    },
+    {
       what: 'nginx’s own error locations asked for directly (404)',
       status: 404,
       request: 'GET /.nginx-error/500 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
