@@ -13,10 +13,11 @@ import { loadAuthServerConfig } from '../src/config/config.ts';
 
 const entry = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
-/** Polls (bounded) until `read` gives `expected`; returns the last value read. */
+/** Polls until `read` gives `expected`, for up to a minute; returns the last value read. */
 async function until<T>(read: () => Promise<T>, expected: T): Promise<T> {
+  const deadline = Date.now() + 60_000;
   let value = await read();
-  for (let attempt = 0; attempt < 200 && value !== expected; attempt += 1) {
+  while (value !== expected && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 50));
     value = await read();
   }

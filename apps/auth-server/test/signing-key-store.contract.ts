@@ -38,7 +38,7 @@ function counter(): SigningKeyWatcher & { changes: number; errors: unknown[] } {
 
 /** The watch polls about once a second; a loaded machine gets a generous deadline. */
 async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 60_000;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`never happened: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));

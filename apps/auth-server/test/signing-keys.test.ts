@@ -41,7 +41,7 @@ const issue = async () => {
 
 /** The server polls the key file about once a second. */
 async function waitForJwks(predicate: (kids: string[]) => boolean): Promise<string[]> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     const kids = (await jwksKids()).map((key) => String(key.kid));
     if (predicate(kids)) return kids;

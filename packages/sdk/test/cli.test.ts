@@ -103,7 +103,7 @@ async function committed(checkpoint: string): Promise<string | null> {
 }
 
 /** Waits for an observable state, never for a duration. */
-async function until(what: string, check: () => Promise<boolean>, limitMs = 30_000): Promise<void> {
+async function until(what: string, check: () => Promise<boolean>, limitMs = 60_000): Promise<void> {
   for (const started = Date.now(); !(await check()); ) {
     if (Date.now() - started > limitMs) throw new Error(`never saw: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
