@@ -55,7 +55,7 @@ export class RedisSignIns implements SignIns {
       release: async () => {
         if (released) return;
         released = true;
-        await storeCall(() => this.#scripts.releaseInteraction(keys, this.#now(), this.#capacity));
+        await storeCall(() => this.#scripts.releaseInteraction(keys, this.#capacity));
       },
     };
   }

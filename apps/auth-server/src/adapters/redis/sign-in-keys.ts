@@ -10,7 +10,7 @@ export interface SignInKeys {
   sessionUid(uid: string): string;
   /**
    * A sorted set of the open interactions' keys (nobody authenticated in them yet), each scored by
-   * when it was opened (epoch ms): the lowest is evicted first.
+   * the order it was opened in: the lowest is evicted first.
    */
   readonly openInteractions: string;
   /** A sorted set of the kept interactions' keys (password checked or accepted), each scored by when it expires (epoch ms). */

@@ -22,14 +22,20 @@ return #members
 
 // Shared by the interaction scripts. An index key lives as long as its longest-lived member: the
 // lifetime is the interaction's (every interaction has one). add_open makes an interaction's key the
-// newest open one and evicts the oldest past the capacity, artefact and all.
+// newest open one and evicts the oldest past the capacity, artefact and all. Open ones are scored by
+// a sequence, not a clock: two opened within one millisecond still have an order.
 const INDEX_FUNCTIONS = `
 local function last_as_long(index, ttl)
   redis.call('PEXPIRE', index, ttl, 'NX')
   redis.call('PEXPIRE', index, ttl, 'GT')
 end
-local function add_open(index, key, now, capacity, ttl)
-  redis.call('ZADD', index, now, key)
+local function add_open(index, key, capacity, ttl)
+  local newest = redis.call('ZRANGE', index, -1, -1, 'WITHSCORES')
+  local sequence = 1
+  if #newest == 2 then
+    sequence = tonumber(newest[2]) + 1
+  end
+  redis.call('ZADD', index, sequence, key)
   last_as_long(index, ttl)
   local excess = redis.call('ZCARD', index) - capacity
   if excess > 0 then
@@ -53,7 +59,7 @@ if redis.call('ZSCORE', KEYS[3], KEYS[1]) then
   redis.call('ZADD', KEYS[3], now + ttl, KEYS[1])
   last_as_long(KEYS[3], ttl)
 else
-  add_open(KEYS[2], KEYS[1], now, tonumber(ARGV[4]), ttl)
+  add_open(KEYS[2], KEYS[1], tonumber(ARGV[4]), ttl)
 end
 return 0
 `;
@@ -80,7 +86,7 @@ redis.call('PEXPIRE', KEYS[3], ttl, 'GT')
 return 1
 `;
 
-// KEYS as SAVE_INTERACTION's; ARGV now (epoch ms), the capacity. A kept interaction still there
+// KEYS as SAVE_INTERACTION's; ARGV the capacity. A kept interaction still there
 // becomes the newest open one.
 const RELEASE_INTERACTION = `${INDEX_FUNCTIONS}
 if redis.call('ZREM', KEYS[3], KEYS[1]) == 0 then
@@ -90,7 +96,7 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then
   return 0
 end
-add_open(KEYS[2], KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), ttl)
+add_open(KEYS[2], KEYS[1], tonumber(ARGV[1]), ttl)
 return 1
 `;
 
@@ -113,7 +119,7 @@ export interface SignInScripts {
   ): Promise<unknown>;
   /** 1 kept, 0 when the kept index is full, -1 when the interaction is gone. */
   keepInteraction(keys: InteractionKeys, now: number, capacity: number): Promise<number>;
-  releaseInteraction(keys: InteractionKeys, now: number, capacity: number): Promise<unknown>;
+  releaseInteraction(keys: InteractionKeys, capacity: number): Promise<unknown>;
 }
 
 type Command = (...args: (string | number)[]) => Promise<unknown>;
@@ -141,7 +147,6 @@ export function signInScripts(client: Redis): SignInScripts {
       commands.authSaveInteraction(...keysOf(keys), payload, ttlMs, now, capacity),
     keepInteraction: async (keys, now, capacity) =>
       Number(await commands.authKeepInteraction(...keysOf(keys), now, capacity)),
-    releaseInteraction: (keys, now, capacity) =>
-      commands.authReleaseInteraction(...keysOf(keys), now, capacity),
+    releaseInteraction: (keys, capacity) => commands.authReleaseInteraction(...keysOf(keys), capacity),
   };
 }
