@@ -2,8 +2,8 @@
 // token-server instances (the build output, as `pnpm start` runs it) on one PostgreSQL database and
 // one Redis, behind nginx terminating TLS with the local CA's certificate; demo data on the first
 // start; the URLs printed; an instance that dies is started again after a back-off (supervisor.mts)
-// while nginx serves from the others; Ctrl-C stops nginx, then every instance, and exits 0 (a second
-// Ctrl-C kills what is left at once).
+// while nginx serves from the others, and so is nginx; Ctrl-C stops nginx, then every instance, and
+// exits 0 (a second Ctrl-C kills what is left at once).
 import { type ChildProcess, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -59,7 +59,9 @@ function describeEvent(event: SupervisorEvent): string {
   const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   switch (event.kind) {
     case 'exited':
-      return `${event.name} exited (${event.how}); nginx serves from the others, restarting it in ${seconds(event.delayMs)}`;
+      return event.name === 'nginx'
+        ? `nginx exited (${event.how}); restarting it in ${seconds(event.delayMs)}`
+        : `${event.name} exited (${event.how}); nginx serves from the others, restarting it in ${seconds(event.delayMs)}`;
     case 'start-failed':
       return `${event.name} did not start again (${(event.error as Error).message}); next try in ${seconds(event.delayMs)}`;
     case 'restarted':
@@ -118,7 +120,7 @@ async function main(): Promise<void> {
   // Every instance process running, one still starting included (a first start loads the demo
   // catalogue for minutes): each has a process group of its own, which a Ctrl-C does not reach.
   const running = new Set<ChildProcess>();
-  let proxy: NginxProcess | undefined;
+  let proxy: Supervised<NginxProcess> | undefined;
   let stopping = false;
 
   // nginx first, so that nothing new reaches an instance, then every instance (SIGINT: it finishes
@@ -127,7 +129,7 @@ async function main(): Promise<void> {
   const stop = async (code: number) => {
     if (stopping) {
       for (const child of running) child.kill('SIGKILL');
-      proxy?.child.kill('SIGKILL');
+      proxy?.current().child.kill('SIGKILL');
       process.exit(130);
     }
     stopping = true;
@@ -207,18 +209,32 @@ async function main(): Promise<void> {
       catalogApi: site(settings.catalogPort, api),
       authServer: site(settings.authPort, auth),
     });
-    proxy = await startNginx({
-      executable: nginx,
-      configFile,
-      runDir,
-      host: '127.0.0.1',
-      ports: [settings.catalogPort, settings.authPort],
-      detached: true,
-    });
-    proxy.child.once('exit', () => {
-      if (stopping) return;
-      process.stderr.write(`start:cluster: nginx exited:\n${proxy?.output()}\n`);
-      void stop(1);
+    // nginx is supervised as the instances are: while it is down nothing is served at all.
+    proxy = await supervise({
+      name: 'nginx',
+      start: () =>
+        startNginx({
+          executable: nginx,
+          configFile,
+          runDir,
+          host: '127.0.0.1',
+          ports: [settings.catalogPort, settings.authPort],
+          detached: true,
+        }),
+      exited: async (running) => {
+        const { child } = running;
+        await exitOf(child);
+        // Its workers outlive a master killed with -9 and keep its ports: its process group goes too.
+        try {
+          process.kill(-(child.pid as number), 'SIGKILL');
+        } catch {
+          // The group is gone already.
+        }
+        if (!stopping) process.stderr.write(`start:cluster: nginx's last output:\n${running.output()}\n`);
+        return String(child.signalCode ?? child.exitCode);
+      },
+      stopProcess: (running) => running.stop(),
+      onEvent: (event) => process.stderr.write(`start:cluster: ${describeEvent(event)}\n`),
     });
     printUrls(settings, shared, await writeOperatorEnv(settings, shared), api, auth);
   } catch (error) {
@@ -272,7 +288,7 @@ function printUrls(
   say(`  operator commands on this cluster, in a shell that ran: set -a; . ${shown(operatorFile)}; set +a`);
   say("    printf '%s' 'a long admin password' | pnpm admin users add --email ops@example.com --group admin");
   say("    printf '%s' 'a long admin password' | pnpm --silent admin token --email ops@example.com");
-  say('An instance that dies is restarted; Ctrl-C stops everything.');
+  say('An instance or nginx that dies is restarted; Ctrl-C stops everything.');
 }
 
 await main();

@@ -1,6 +1,7 @@
 // `pnpm start:cluster` itself (scripts/cluster/start-cluster.mts), as an operator runs it: an API
 // instance killed with -9 is started again on its own port (the one in nginx's upstream) while nginx
-// serves every request from the other, and only a stop signal to the launcher stops the cluster.
+// serves every request from the other, nginx killed with -9 is started again, and only a stop
+// signal to the launcher stops the cluster.
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
@@ -36,15 +37,18 @@ async function outputMatches(pattern: RegExp, boundMs: number): Promise<RegExpMa
 }
 
 /** The pids of the launcher's catalog API instances (its children running the API's entry point). */
-async function apiInstancePids(): Promise<number[]> {
+const apiInstancePids = () => launcherChildren('catalog-api/dist/main.js');
+
+/** The launcher's children whose command line holds `command`. */
+async function launcherChildren(command: string): Promise<number[]> {
   const pids: number[] = [];
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
       const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const command = await readFile(`/proc/${entry}/cmdline`, 'utf8');
-      if (parent === launcher.pid && command.includes('catalog-api/dist/main.js')) pids.push(Number(entry));
+      const line = await readFile(`/proc/${entry}/cmdline`, 'utf8');
+      if (parent === launcher.pid && line.includes(command)) pids.push(Number(entry));
     } catch {
       // Gone between the listing and the read.
     }
@@ -89,7 +93,7 @@ afterAll(async () => {
 });
 
 describe('pnpm start:cluster supervises its instances (README "Deployment")', () => {
-  it('an API instance killed with -9 is restarted on its own port while not one GET through nginx fails, and a stop signal to the launcher then stops everything and exits 0', async () => {
+  it('an API instance killed with -9 is restarted on its own port while not one GET through nginx fails, nginx killed with -9 is restarted, and a stop signal to the launcher then stops everything and exits 0', async () => {
     const [, publicUrl = '', ports = ''] =
       output.match(/catalog API +(https:\/\/\S+) +\(instances on 127\.0\.0\.1 ports ([\d, ]+)\)/) ?? [];
     const instancePorts = ports.split(', ').map(Number);
@@ -130,6 +134,16 @@ describe('pnpm start:cluster supervises its instances (README "Deployment")', ()
     const pidsAfter = await apiInstancePids();
     expect(pidsAfter).toHaveLength(2);
     expect(pidsAfter).not.toContain(pidsBefore[0]);
+
+    // nginx too: its master killed with -9 (its workers with it, by the launcher) and started again.
+    const [nginxPid] = await launcherChildren('nginx.conf');
+    expect(nginxPid).toBeDefined();
+    process.kill(nginxPid as number, 'SIGKILL');
+    await outputMatches(/start:cluster: nginx exited \(SIGKILL\)/, 60_000);
+    await outputMatches(/start:cluster: nginx is back/, CLUSTER_UP_MS);
+    for (let i = 0; i < 10; i += 1)
+      expect((await rawRequest(`${publicUrl}/health`, { ca })).status).toBe(200);
+    expect(await launcherChildren('nginx.conf')).not.toContain(nginxPid);
 
     const exited = once(launcher, 'exit');
     launcher.kill('SIGINT');
