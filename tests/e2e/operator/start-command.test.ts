@@ -117,7 +117,7 @@ async function expectDrainThenNothingLeft(started: Started, exited: Promise<numb
     DRAIN_MS,
   );
   for (const reply of await started.ready()) {
-    expect(JSON.parse(reply.body)).toEqual({ status: 'not-ready', checks: { shutdown: 'draining' } });
+    expect(JSON.parse(reply.body)).toMatchObject({ status: 'not-ready', checks: { shutdown: 'draining' } });
   }
   expect(await started.health()).toEqual([200, 200]);
   expect(await exited).toBe(0);
