@@ -81,10 +81,16 @@ export function describeServiceProcess(options: {
       }
     });
 
-    it('behind a TLS-terminating proxy (TRUST_PROXY=true) refuses requests not forwarded as https', async () => {
+    it('behind a TLS-terminating proxy (TRUST_PROXY=true) refuses requests not forwarded as https, or not by one of TRUSTED_PROXIES', async () => {
       const proxied = await spawnService({
         entry,
-        env: { ...baseEnv, DATA_DIR: dataDir, [portVariable]: '0', TRUST_PROXY: 'true' },
+        env: {
+          ...baseEnv,
+          DATA_DIR: dataDir,
+          [portVariable]: '0',
+          TRUST_PROXY: 'true',
+          TRUSTED_PROXIES: '127.0.0.1',
+        },
       });
       try {
         const base = `http://127.0.0.1:${proxied.port}`;
@@ -93,6 +99,12 @@ export function describeServiceProcess(options: {
         expect(JSON.parse(plain.body).message).toMatch(/HTTPS only/);
         const forwarded = await rawRequest(`${base}/health`, { headers: { 'X-Forwarded-Proto': 'https' } });
         expect(forwarded.status).toBe(200);
+        const https = { 'X-Forwarded-Proto': 'https' };
+        expect((await rawRequest(`${base}/nowhere`, { headers: https })).status).toBe(404);
+        // The same header from a peer that is not the proxy (127.0.0.2) is the caller's own word.
+        const around = await rawRequest(`${base}/nowhere`, { headers: https, localAddress: '127.0.0.2' });
+        expect(around.status).toBe(400);
+        expect(JSON.parse(around.body).message).toMatch(/HTTPS only/);
       } finally {
         await proxied.stop();
       }
@@ -101,12 +113,20 @@ export function describeServiceProcess(options: {
     it('exits with code 2 and names each invalid variable when the configuration is wrong', async () => {
       const result = await runToExit({
         entry,
-        env: { ...baseEnv, DATA_DIR: dataDir, [portVariable]: 'http', BASE_PATH: 'x/' },
+        env: {
+          ...baseEnv,
+          DATA_DIR: dataDir,
+          [portVariable]: 'http',
+          BASE_PATH: 'x/',
+          TRUST_PROXY: 'true',
+          TRUSTED_PROXIES: 'nginx.internal',
+        },
       });
       expect(result.code).toBe(2);
       expect(result.output).toContain(`${service}: invalid configuration`);
       expect(result.output).toContain(`${portVariable}`);
       expect(result.output).toContain('BASE_PATH');
+      expect(result.output).toContain('TRUSTED_PROXIES');
       expect(result.output).not.toMatch(/\n\s+at /); // no stack trace for an operator error
     });
 
