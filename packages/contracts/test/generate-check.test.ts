@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderGeneratedFiles, staleGeneratedFiles } from '../scripts/generated-files.ts';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -30,10 +31,10 @@ describe('contracts:check fails when a generated file is stale', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('passes on an unchanged copy', async () => {
-    const result = await runCheck(dir);
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
+  // In this process: the rendering is what the command runs, and a second process loading
+  // TypeScript for it cost seconds on a busy machine.
+  it('finds nothing stale in an unchanged copy', async () => {
+    expect(await staleGeneratedFiles(dir, await renderGeneratedFiles(dir))).toEqual([]);
   });
 
   it('exits 1 naming the stale files after the YAML changes', async () => {
