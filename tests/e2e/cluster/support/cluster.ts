@@ -89,11 +89,27 @@ export interface ClusterOptions {
 
 let clustersStarted = 0;
 
+/**
+ * An API instance whose search replica is new builds it after it listens, refusing searches until
+ * then: the cluster is handed over once it has (as an orchestrator waits for /ready), so that no test
+ * meets a 503 SEARCH_INCOMPLETE of a start-up. Its log says so; bounded by a count of polls.
+ */
+async function searchReplicaBuilt(service: SpawnedService): Promise<SpawnedService> {
+  for (let poll = 0; poll < 6000 && !service.output().includes('"msg":"search replica built"'); poll += 1) {
+    if (service.child.exitCode !== null || service.child.signalCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return service;
+}
+
 function startInstance(role: Role, name: string, port: number, env: Record<string, string>) {
   return async (): Promise<ClusterInstance> => {
     const supervised = await supervise<SpawnedService>({
       name,
-      start: () => spawnService({ entry: builtEntry[role], env, sourceConditions: false }),
+      start: async () => {
+        const service = await spawnService({ entry: builtEntry[role], env, sourceConditions: false });
+        return role === 'api' ? searchReplicaBuilt(service) : service;
+      },
       exited: async (service) => {
         const { child } = service;
         if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
