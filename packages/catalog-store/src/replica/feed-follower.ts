@@ -159,10 +159,16 @@ export class FeedFollower {
         if ((await this.#source.head()) <= applied) break;
         if (applied === 0 && this.#target.loadSnapshot !== undefined) {
           // A new replica: the whole source at once, then the feed from where the snapshot stood.
-          await this.#target.loadSnapshot(
-            this.#source.readSnapshot(this.#snapshotBatchSize),
-            this.#snapshotProgress,
-          );
+          try {
+            await this.#target.loadSnapshot(
+              this.#source.readSnapshot(this.#snapshotBatchSize),
+              this.#snapshotProgress,
+            );
+          } catch (error) {
+            // The load is undone whole: the next attempt starts from nothing, a phase of its own.
+            if (this.#build?.state === 'building') this.#build.phase = 'feed';
+            throw error;
+          }
           this.#settleWaiters();
           continue;
         }
