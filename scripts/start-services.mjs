@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `pnpm start`: the token server and the catalog API from their build output, in the foreground,
-// on one environment and one DATA_DIR (./data of the repository, where the README and the operator
-// commands look). It replaces `turbo run start`, which ran each server in its own package's directory
+// on one environment and, from the repository's directory, one DATA_DIR (./data, where the README and
+// the operator commands look). It replaces `turbo run start`, which ran each server in its own package's directory
 // and neither waited for them to drain nor made sure both had stopped when it exited.
 //
 // Each server runs in a process group of its own: a Ctrl-C, which the terminal sends to every process
@@ -42,9 +42,12 @@ const stop = (signal) => {
   for (const child of running.values()) child.kill(signal);
 };
 
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));
 say(`starting ${servers.map((server) => server.name).join(' and ')} (this process: pid ${process.pid})`);
 for (const server of servers) {
   const child = spawn(process.execPath, server.args, {
+    cwd: root,
     env: { ...process.env, ...server.env },
     stdio: ['ignore', 'inherit', 'inherit'],
     detached: true,
@@ -63,9 +66,6 @@ for (const server of servers) {
     if (running.size === 0) process.exit(exitCode);
   });
 }
-process.on('SIGINT', () => stop('SIGINT'));
-process.on('SIGTERM', () => stop('SIGTERM'));
-
 // `pnpm start` is several processes deep, and pnpm's answer to a SIGTERM is to kill only its shell
 // and exit: this script would stay, with both servers, after the command is gone. The leader of this
 // process group is that command (or the shell running it); once it is gone, stop as on SIGTERM.

@@ -69,17 +69,17 @@ afterEach(async () => {
 });
 
 /** The launcher in a process group of its own, as a terminal runs a command; `underShell` puts a shell above it. */
-async function startServices(underShell: boolean): Promise<Started> {
+async function launch(underShell: boolean, ports?: { api: number; auth: number }) {
   dataDir = mkdtempSync(join(tmpdir(), 'start-command-'));
   if (settings.engine === 'postgres') database = await createPostgresDatabase();
-  const [apiPort, authPort] = [await freePort(), await freePort()];
+  const { api, auth } = ports ?? { api: await freePort(), auth: await freePort() };
   // biome-ignore lint/style/noProcessEnv: the command runs as an operator's shell would, with its whole environment.
   const { DATABASE_URL: _shells, ...shell } = process.env;
   const env = {
     ...shell,
     DATA_DIR: dataDir,
-    CATALOG_API_PORT: String(apiPort),
-    AUTH_SERVER_PORT: String(authPort),
+    CATALOG_API_PORT: String(api),
+    AUTH_SERVER_PORT: String(auth),
     METRICS_PORT: '0',
     AUTH_METRICS_PORT: '0',
     DEMO_CATALOGUE_PRODUCTS: '10',
@@ -96,14 +96,25 @@ async function startServices(underShell: boolean): Promise<Started> {
   let output = '';
   for (const stream of [leader.stdout, leader.stderr])
     stream?.on('data', (chunk: Buffer) => (output += chunk));
-  await until(() => output.split('"msg":"listening"').length === 3, 'both servers to listen', START_MS);
-  const serverPids = [...output.matchAll(/started \(pid (\d+)\)/g)].map((match) => Number(match[1]));
-  groups.push(...serverPids);
-  const ca = readFileSync(join(dataDir, 'tls', 'ca.pem'), 'utf8');
-  const urls = [`https://localhost:${apiPort}`, `https://localhost:${authPort}`];
+  const serverPids = () => [...output.matchAll(/started \(pid (\d+)\)/g)].map((match) => Number(match[1]));
   return {
     leader,
     output: () => output,
+    serverPids,
+    urls: [`https://localhost:${api}`, `https://localhost:${auth}`],
+  };
+}
+
+async function startServices(underShell: boolean): Promise<Started> {
+  const launched = await launch(underShell);
+  const { output, urls } = launched;
+  await until(() => output().split('"msg":"listening"').length === 3, 'both servers to listen', START_MS);
+  const serverPids = launched.serverPids();
+  groups.push(...serverPids);
+  const ca = readFileSync(join(dataDir as string, 'tls', 'ca.pem'), 'utf8');
+  return {
+    leader: launched.leader,
+    output,
     serverPids,
     ready: () => Promise.all(urls.map((url) => rawRequest(`${url}/ready`, { ca }))),
     health: () => Promise.all(urls.map(async (url) => (await rawRequest(`${url}/health`, { ca })).status)),
@@ -156,5 +167,24 @@ describe('pnpm start stops both servers, drained, and leaves nothing running', (
     const gone = until(() => !exists(launcherPid), 'the launcher to exit', STOP_MS).then(() => 0);
     await expectDrainThenNothingLeft(started, gone);
     expect(started.output()).toContain('is gone');
+  });
+
+  it('when one server cannot start: the other is stopped too and the command fails', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const auth = (taken.address() as { port: number }).port;
+      const launched = await launch(false, { api: await freePort(), auth });
+      const code = await exitOf(launched.leader);
+      groups.push(...launched.serverPids());
+      expect(code).toBe(1);
+      expect(launched.output()).toContain(`port ${auth} on 127.0.0.1 is already in use`);
+      for (const pid of launched.serverPids()) {
+        expect(exists(pid)).toBe(false);
+        expect(exists(-pid)).toBe(false);
+      }
+    } finally {
+      taken.close();
+    }
   });
 });
