@@ -36,7 +36,7 @@ beforeAll(async () => {
   });
 });
 afterEach(() => {
-  proxy?.rule(undefined);
+  proxy?.reset();
 });
 afterAll(async () => {
   await proxy?.close();

@@ -63,6 +63,11 @@ export interface FaultProxy {
   rule(rule: FaultRule | undefined): void;
   /** Applies these faults, in order, to the next requests whose path starts with `prefix`. */
   queue(prefix: string, ...faults: Fault[]): void;
+  /**
+   * Passes everything through again: no rule, nothing queued. A queued fault no request took (one
+   * that timed out before reaching the proxy) must not answer the next test's request.
+   */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -170,6 +175,10 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     },
     queue(prefix, ...list) {
       for (const fault of list) queued.push({ prefix, fault });
+    },
+    reset() {
+      currentRule = undefined;
+      queued.length = 0;
     },
     async close() {
       server.closeAllConnections();

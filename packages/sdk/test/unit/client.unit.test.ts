@@ -25,7 +25,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
-  api.proxy.rule(undefined);
+  api.proxy.reset();
   api.lifetime = 3600;
 });
 afterAll(async () => {
