@@ -36,7 +36,7 @@ export { securityHeaders } from './koa/security-headers.ts';
 export { trustedProxyHeaders } from './koa/trusted-proxy-headers.ts';
 export { createLogger } from './logging/logger.ts';
 export * from './metrics/index.ts';
-export { connectRedis } from './redis/connect-redis.ts';
+export { connectRedis, RedisCommandTimeoutError } from './redis/connect-redis.ts';
 export { RedisOutage, type RedisOutageMessages } from './redis/redis-outage.ts';
 export { DataDirSecretError } from './secrets/data-dir-secret.ts';
 export { loadSyncTokenSecret, syncTokenSecretEnv, syncTokenSecretFile } from './secrets/sync-token-secret.ts';
