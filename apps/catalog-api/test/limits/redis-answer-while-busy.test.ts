@@ -2,7 +2,8 @@
 // past it (a burst of requests on a loaded machine) must still take the answer Redis gave at once,
 // or it declares an outage Redis never had, warns of it, counts its requests as decided alone and
 // admits up to N times the limits across N instances meanwhile.
-import { execFileSync } from 'node:child_process';
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
 import { connectRedis, RedisCommandTimeoutError } from '@catalog/server-runtime';
 import { pino } from 'pino';
 import { describe, expect, inject, it } from 'vitest';
@@ -14,6 +15,48 @@ import { testKeyPrefix } from '../support/limited-api.ts';
 
 /** Twice the command time-out: a stall the time-out's timer is certainly due after. */
 const BUSY_MS = 1_000;
+
+/**
+ * A thread with a connection of its own to Redis that sends PING when told (`go`) and says when
+ * Redis has answered (`answered`), while this thread is busy and reads nothing. Redis answers
+ * commands in the order they arrive, so once it has answered that PING, it has answered every
+ * command this thread sent before telling it to go.
+ */
+const PINGER = `
+const { workerData, parentPort } = require('node:worker_threads');
+const { connect } = require('node:net');
+const [go, answered] = [0, 1];
+const flags = workerData.flags;
+const socket = connect(workerData.port, workerData.host, () => {
+  parentPort.postMessage('connected');
+  Atomics.wait(flags, go, 0);
+  socket.on('data', () => {
+    Atomics.store(flags, answered, 1);
+    Atomics.notify(flags, answered);
+    socket.destroy();
+  });
+  socket.write('PING\\r\\n');
+});
+`;
+
+async function startPinger(url: string) {
+  const flags = new Int32Array(new SharedArrayBuffer(8));
+  const { hostname, port } = new URL(url);
+  const worker = new Worker(PINGER, {
+    eval: true,
+    workerData: { flags, host: hostname, port: Number(port || 6379) },
+  });
+  await once(worker, 'message');
+  return {
+    /** Blocks this thread until Redis has answered the PING sent now (at most a minute). */
+    pingAndWait(): void {
+      Atomics.store(flags, 0, 1);
+      Atomics.notify(flags, 0);
+      if (Atomics.wait(flags, 1, 0, 60_000) === 'timed-out') throw new Error('Redis did not answer PING');
+    },
+    stop: () => worker.terminate(),
+  };
+}
 
 describe('the shared limits on an instance busy past the Redis command time-out', () => {
   it('takes the answer Redis gave while the instance was busy: no outage warned of, no request decided alone', async () => {
@@ -37,14 +80,15 @@ describe('the shared limits on an instance busy past the Redis command time-out'
     try {
       // Connected, and the script known to Redis: the next request is one EVALSHA, written at once.
       expect(await limiter.admit('198.51.100.1')).toEqual({ admitted: true });
+      const pinger = await startPinger(url);
       const decided = limiter.admit('203.0.113.7');
       const busySince = Date.now();
-      // Redis answers commands in the order they arrive: once it has answered one sent after ours on
-      // a connection of its own, our answer is in this process's socket, unread while it is busy.
-      execFileSync('redis-cli', ['-u', url, 'PING'], { timeout: 60_000 });
+      // Our answer is in this process's socket once Redis has answered the PING sent after it.
+      pinger.pingAndWait();
       while (Date.now() - busySince < BUSY_MS) {
         // Busy, as an event loop serving a burst is: no I/O is read meanwhile.
       }
+      await pinger.stop();
       expect(await decided).toEqual({ admitted: true });
       expect(fallbacks).toBe(0);
       expect(warnings).toEqual([]);
