@@ -2,9 +2,10 @@ import { Writable } from 'node:stream';
 import Koa from 'koa';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listen, type RunningServer, requestContext } from '../src/index.ts';
+import { type RunningServer, requestContext } from '../src/index.ts';
 import { redactUrl } from '../src/logging/redact-url.ts';
 import { rawRequest } from '../src/testing/spawn-service.ts';
+import { serveOnLoopback } from './support/serve-on-loopback.ts';
 
 const running: RunningServer[] = [];
 afterEach(async () => {
@@ -60,15 +61,7 @@ describe('credentials in query strings never reach the request log (issue 13)', 
     app.use(async (ctx) => {
       ctx.body = { ok: true };
     });
-    const server = await listen({
-      handler: app.callback(),
-      host: '127.0.0.1',
-      port: 0,
-      tls: null,
-      portVariable: 'PORT',
-    });
-    running.push(server);
-    const base = `http://127.0.0.1:${server.port}`;
+    const base = await serveOnLoopback(app.callback(), running);
     await rawRequest(`${base}/oauth2/token?client_secret=SECRET-VALUE-1`, { method: 'POST' });
     await rawRequest(`${base}/products/search?q=a&access_token=TOKEN-VALUE-2`);
     const log = lines.join('\n');

@@ -5,7 +5,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   continueTrace,
   formatTraceparent,
-  listen,
   newSpanId,
   newTraceId,
   parseTraceparent,
@@ -17,6 +16,7 @@ import {
   validTracestate,
 } from '../src/index.ts';
 import { rawRequest } from '../src/testing/spawn-service.ts';
+import { serveOnLoopback } from './support/serve-on-loopback.ts';
 
 // W3C Trace Context level 1: https://www.w3.org/TR/trace-context-1/
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -232,15 +232,7 @@ describe('the trace on the request log (requestContext)', () => {
       ctx.state.log.info('handled');
       ctx.body = { trace: ctx.state.trace, outgoing: traceHeaders(ctx.state.trace) };
     });
-    const server = await listen({
-      handler: app.callback(),
-      host: '127.0.0.1',
-      port: 0,
-      tls: null,
-      portVariable: 'PORT',
-    });
-    running.push(server);
-    return { lines, url: `http://127.0.0.1:${server.port}/x` };
+    return { lines, url: `${await serveOnLoopback(app.callback(), running)}/x` };
   }
 
   it('logs the caller’s trace id, its own span id and the caller’s parent id on every line of the request, and offers the trace to outgoing calls', async () => {

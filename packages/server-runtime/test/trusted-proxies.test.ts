@@ -4,7 +4,6 @@ import { z } from 'zod';
 import {
   ConfigError,
   commonServerEnv,
-  listen,
   parseEnv,
   portSchema,
   type RunningServer,
@@ -13,6 +12,7 @@ import {
   trustedProxyHeaders,
 } from '../src/index.ts';
 import { rawRequest } from '../src/testing/spawn-service.ts';
+import { serveOnLoopback } from './support/serve-on-loopback.ts';
 
 // Behind TRUST_PROXY, X-Forwarded-For and X-Forwarded-Proto are believed only from the proxies'
 // own addresses. On loopback the proxy is 127.0.0.1 and a caller reaching the instance's port
@@ -36,15 +36,7 @@ async function startBehindProxy(env: Record<string, string>): Promise<string> {
   app.use(async (ctx) => {
     ctx.body = { ip: ctx.ip, protocol: ctx.protocol, host: ctx.host };
   });
-  const server = await listen({
-    handler: app.callback(),
-    host: '127.0.0.1',
-    port: 0,
-    tls: null,
-    portVariable: 'PORT',
-  });
-  running.push(server);
-  return `http://127.0.0.1:${server.port}`;
+  return serveOnLoopback(app.callback(), running);
 }
 
 const forged = {
