@@ -1,5 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http';
-import { request } from 'node:https';
+import { type RawReply, rawRequest } from '@catalog/server-runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminUser } from '../src/admin/index.ts';
 import { ADMIN_REDIRECT_URI, adminAuthorizeUrl, PKCE_VERIFIER } from './support/login-form.ts';
@@ -25,40 +24,11 @@ afterAll(async () => {
   await server?.stop({ removeData: true });
 });
 
-interface Reply {
-  readonly status: number;
-  readonly headers: IncomingHttpHeaders;
-  readonly body: string;
-}
-
 /** One request over TLS to the test server whatever Host header it carries (SNI stays localhost). */
-function send(
+const send = (
   path: string,
   options: { method?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      new URL(path, server.url),
-      {
-        method: options.method ?? 'GET',
-        ca: server.ca,
-        servername: 'localhost',
-        agent: false,
-        headers: options.headers ?? {},
-      },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          body += chunk;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
+) => rawRequest(new URL(path, server.url).href, { ...options, ca: server.ca, servername: 'localhost' });
 
 const discovery = async (headers: Record<string, string> = {}) =>
   JSON.parse((await send('/.well-known/openid-configuration', { headers })).body) as Record<string, unknown>;
@@ -69,7 +39,7 @@ const authorizePath = () => {
   return url.pathname + url.search;
 };
 
-const cookiesOf = (reply: Reply) =>
+const cookiesOf = (reply: RawReply) =>
   (reply.headers['set-cookie'] ?? []).map((line) => line.split(';')[0]).join('; ');
 
 describe('discovery and redirects name only the configured public URL', () => {

@@ -1,10 +1,14 @@
 import { chmod, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
-import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect as tlsConnect } from 'node:tls';
 import { fileURLToPath } from 'node:url';
-import { type SpawnedService, spawnService } from '@catalog/server-runtime/testing';
+import {
+  type RawReply,
+  rawRequest,
+  type SpawnedService,
+  spawnService,
+} from '@catalog/server-runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stack, startStack } from './support/stack.ts';
 
@@ -21,37 +25,14 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-interface Reply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
 /** A request whose Host header is the caller's choice, over TLS to the real certificate's name. */
-function requestWithHost(url: string, host: string, options: { method?: string; token?: string } = {}) {
-  return new Promise<Reply>((resolve, reject) => {
-    const req = httpsRequest(
-      url,
-      {
-        agent: false,
-        method: options.method ?? 'GET',
-        ca: stack.ca,
-        servername: 'localhost',
-        headers: { Host: host, ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}) },
-      },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          body += chunk;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
+const requestWithHost = (url: string, host: string, options: { method?: string; token?: string } = {}) =>
+  rawRequest(url, {
+    ca: stack.ca,
+    servername: 'localhost',
+    headers: { Host: host, ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}) },
+    ...(options.method ? { method: options.method } : {}),
   });
-}
 
 /** Sends raw request bytes over TLS and resolves with the raw answer. */
 function rawExchange(service: SpawnedService, request: string): Promise<string> {
@@ -84,7 +65,7 @@ async function loggedRequest(service: SpawnedService, path: string): Promise<str
 }
 
 describe('security headers on real responses of both servers (issue 13)', () => {
-  const expectBaseline = (headers: Reply['headers']) => {
+  const expectBaseline = (headers: RawReply['headers']) => {
     expect(headers['x-content-type-options']).toBe('nosniff');
     expect(headers['strict-transport-security']).toBe('max-age=31536000');
     expect(headers['x-frame-options']).toBe('DENY');

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { SERVICE_START_MS } from '@catalog/vitest-config/start-timeouts';
 
@@ -149,7 +149,7 @@ export async function spawnService(options: SpawnOptions): Promise<SpawnedServic
 
 export interface RawReply {
   readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
+  readonly headers: IncomingHttpHeaders;
   readonly body: string;
 }
 
@@ -163,6 +163,8 @@ export function rawRequest(
     body?: string;
     /** The address to connect from (any 127.x.y.z on loopback): a caller other than the proxy. */
     localAddress?: string;
+    /** The TLS server name: Node takes it from a Host header, which a forged one must not change. */
+    servername?: string;
   } = {},
 ): Promise<RawReply> {
   const send = url.startsWith('https:') ? httpsRequest : httpRequest;
@@ -175,6 +177,7 @@ export function rawRequest(
         headers: options.headers ?? {},
         ...(options.ca ? { ca: options.ca } : {}),
         ...(options.localAddress ? { localAddress: options.localAddress } : {}),
+        ...(options.servername ? { servername: options.servername } : {}),
       },
       (res) => {
         let body = '';
