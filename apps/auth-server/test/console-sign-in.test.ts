@@ -2,10 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { rawRequest } from '@catalog/server-runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpsSession } from '../src/admin/https-session.ts';
-import { createAdminUser } from '../src/admin/index.ts';
 import { signInThroughLoginPage } from '../src/admin/sign-in-through-login-page.ts';
 import { loadAuthServerConfig } from '../src/config/config.ts';
-import { startTestServer, type TestServer } from './support/test-server.ts';
+import { startServerWithAdmin } from './support/server-with-admin.ts';
+import type { TestServer } from './support/test-server.ts';
 import { basic, postToken } from './support/token-requests.ts';
 
 const PASSWORD = 'correct horse battery staple';
@@ -18,13 +18,10 @@ let server: TestServer;
 
 beforeAll(async () => {
   // As `pnpm start` runs it: the token server reads the catalog API's port from the shared environment.
-  server = await startTestServer({ env: { CATALOG_API_PORT: String(CONSOLE_PORT) } });
-  await createAdminUser({
-    users: server.store.adminUsers,
-    email: ADMIN,
-    password: PASSWORD,
-    groups: ['admin'],
-  });
+  server = await startServerWithAdmin(
+    { email: ADMIN, password: PASSWORD },
+    { env: { CATALOG_API_PORT: String(CONSOLE_PORT) } },
+  );
 });
 afterAll(async () => {
   await server?.stop({ removeData: true });

@@ -1,8 +1,8 @@
 import { type RawReply, rawRequest } from '@catalog/server-runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdminUser } from '../src/admin/index.ts';
 import { ADMIN_REDIRECT_URI, adminAuthorizeUrl, PKCE_VERIFIER } from './support/login-form.ts';
-import { startTestServer, type TestServer } from './support/test-server.ts';
+import { startServerWithAdmin } from './support/server-with-admin.ts';
+import type { TestServer } from './support/test-server.ts';
 import { postToken } from './support/token-requests.ts';
 
 const PASSWORD = 'correct horse battery staple';
@@ -12,13 +12,7 @@ const FORGED = { Host: 'evil.example', 'X-Forwarded-Host': 'evil.example' };
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  await createAdminUser({
-    users: server.store.adminUsers,
-    email: ADMIN,
-    password: PASSWORD,
-    groups: ['admin'],
-  });
+  server = await startServerWithAdmin({ email: ADMIN, password: PASSWORD });
 });
 afterAll(async () => {
   await server?.stop({ removeData: true });
