@@ -3,9 +3,7 @@
 // world-readable, and every refusal nginx makes itself is a JSON body with the servers' headers.
 import { randomBytes } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
-import { type Socket, connect as tcpConnect } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
-import { rawRequest } from '@catalog/server-runtime/testing';
+import { rawRequest, slowClients } from '@catalog/server-runtime/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, startCluster } from './support/cluster.ts';
 
@@ -15,10 +13,9 @@ const NGINX_TIMEOUTS = { clientHeader: '1s', clientBody: '1s', send: '1s', keepa
 const INSTANCE_TIMEOUTS = { HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '2000' };
 // Generous: without the cut-offs nginx holds such a caller for minutes (a body: for as long as it dribbles).
 const CLOSE_BOUND_MS = 30_000;
-const DRIBBLE_EVERY_MS = 100;
 
 let cluster: Cluster;
-const sockets: Socket[] = [];
+const slow = slowClients({ ca: () => cluster.ca, closeBoundMs: CLOSE_BOUND_MS });
 
 beforeAll(async () => {
   cluster = await startCluster({
@@ -27,9 +24,7 @@ beforeAll(async () => {
     nginxTimeouts: NGINX_TIMEOUTS,
   });
 });
-afterEach(() => {
-  for (const socket of sockets.splice(0)) socket.destroy();
-});
+afterEach(() => slow.destroyAll());
 afterAll(() => cluster?.stop());
 
 const portOf = (url: string) => Number(new URL(url).port);
@@ -39,48 +34,9 @@ const servers = () =>
     { name: 'token server', url: cluster.authUrl },
   ] as const;
 
-function tlsClient(url: string): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = tlsConnect(
-      { host: '127.0.0.1', port: portOf(url), servername: 'localhost', ca: cluster.ca },
-      () => resolve(socket),
-    );
-    sockets.push(socket);
-    socket.once('error', reject);
-  });
-}
-
-function tcpClient(url: string): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = tcpConnect({ host: '127.0.0.1', port: portOf(url) }, () => resolve(socket));
-    sockets.push(socket);
-    socket.once('error', reject);
-  });
-}
-
-/** Resolves once the other side closes the connection; fails past the generous bound. */
-function closedByPeer(socket: Socket): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`still connected after ${CLOSE_BOUND_MS} ms`)),
-      CLOSE_BOUND_MS,
-    );
-    socket.on('error', () => undefined);
-    socket.resume();
-    socket.once('close', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-}
-
-/** Writes one byte of `next()` every DRIBBLE_EVERY_MS until the connection closes. */
-function dribble(socket: Socket, next: () => string | Buffer): void {
-  const timer = setInterval(() => {
-    if (socket.writable) socket.write(next());
-  }, DRIBBLE_EVERY_MS);
-  socket.once('close', () => clearInterval(timer));
-}
+const tlsClient = (url: string) => slow.tlsClient(portOf(url));
+const tcpClient = (url: string) => slow.tcpClient(portOf(url));
+const { closedByPeer, dribble, readUntil } = slow;
 
 interface Answer {
   readonly status: number;
@@ -147,15 +103,9 @@ describe('nginx cuts slow and silent callers as the instances do (client_header_
     it(`${server}: closes a kept-alive connection that stays idle after its answer`, async () => {
       const socket = await tlsClient(url());
       const closed = closedByPeer(socket);
-      let received = '';
-      const answered = new Promise<void>((resolve) => {
-        socket.on('data', (chunk: Buffer) => {
-          received += chunk.toString();
-          if (received.includes('\r\n\r\n')) resolve();
-        });
-      });
+      const answered = readUntil(socket, '\r\n\r\n');
       socket.write('GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n');
-      await answered;
+      const received = await answered;
       expect(received).toMatch(/^HTTP\/1\.1 200/);
       expect(received).not.toMatch(/connection: close/i);
       await closed;

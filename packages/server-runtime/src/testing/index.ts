@@ -9,6 +9,7 @@ export {
   MetricsScrape,
   scrapeMetrics,
 } from './scrape-metrics.ts';
+export { type SlowClients, slowClients } from './slow-clients.ts';
 export { type ServerPair, spawnServerPair } from './spawn-server-pair.ts';
 export {
   type ExitResult,
