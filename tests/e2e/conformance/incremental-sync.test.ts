@@ -13,6 +13,7 @@ import {
   InvalidSyncTokenError,
   SyncAbortedError,
   sync,
+  TimeoutError,
 } from '@catalog/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type E2EStack, startE2EStack } from '../support/stack.ts';
@@ -82,10 +83,13 @@ function recording(failWhen: (call: { page: number; attempt: number }) => boolea
       at: Date.now(),
     };
     calls.push(entry);
-    // A real request that cannot finish in 1 ms: the SDK's attempt time-out fires (no status, no code).
+    // A real request with a 1 ms attempt time-out: the SDK's TimeoutError (no status, no code). A page
+    // the server answers within that millisecond (its page cache, a kept-alive connection) beats the
+    // timer, so such an answer is failed as the timer would have failed it: the attempt fails either way.
     return client.products
       .search(query, fail ? { ...options, attemptTimeoutMs: 1 } : options)
       .then((page) => {
+        if (fail) throw new TimeoutError({ message: 'No answer within 1 ms', attempts: 1 });
         entry.answered = page.syncToken;
         return page;
       });
