@@ -1,4 +1,5 @@
 import type { Context, Middleware } from 'koa';
+import { basicCredentials } from '../oidc/basic-credentials.ts';
 import type { RateLimiter } from '../ports/rate-limiters.ts';
 import { answerTokenRateLimited } from './too-many-requests.ts';
 
@@ -8,13 +9,10 @@ interface OidcParams {
 
 /** The client id of an HTTP Basic header, decoded as oidc-provider decodes it. */
 function basicClientId(header: string): string | undefined {
-  const match = /^Basic\s+(\S+)$/i.exec(header);
-  if (match?.[1] === undefined) return undefined;
-  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 0) return undefined;
+  const id = basicCredentials(header)?.id;
+  if (id === undefined) return undefined;
   try {
-    return decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, '%20'));
+    return decodeURIComponent(id.replace(/\+/g, '%20'));
   } catch {
     return undefined;
   }

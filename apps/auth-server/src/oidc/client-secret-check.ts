@@ -1,6 +1,7 @@
 import { generateClientSecret, hashClientSecret, verifyClientSecret } from '@catalog/server-runtime';
 import type { Middleware } from 'koa';
 import Provider from 'oidc-provider';
+import { basicCredentials } from './basic-credentials.ts';
 
 /** Checks a presented client secret against a stored hash: one HMAC and one constant-time compare. */
 export interface ClientSecretVerifier {
@@ -15,19 +16,11 @@ interface OidcParams {
   oidc?: { params?: { client_secret?: unknown } };
 }
 
-/** The secret of an HTTP Basic header, undecoded (only its length matters for the decoy check). */
-function basicSecret(header: string): string | undefined {
-  const match = /^Basic\s+(\S+)$/i.exec(header);
-  if (match?.[1] === undefined) return undefined;
-  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  return colon < 0 ? undefined : decoded.slice(colon + 1);
-}
-
 function presentedSecret(ctx: Parameters<Middleware>[0]): string | undefined {
   const posted = (ctx as unknown as OidcParams).oidc?.params?.client_secret;
   if (typeof posted === 'string') return posted;
-  return basicSecret(ctx.get('Authorization'));
+  // Undecoded: only its length matters for the decoy check.
+  return basicCredentials(ctx.get('Authorization'))?.secret;
 }
 
 /**
