@@ -1,8 +1,9 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SignInError } from '@catalog/contracts/sign-in-error';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { beginSignIn, completeSignIn, SignInError } from '../src/auth/sign-in.ts';
+import { beginSignIn, completeSignIn } from '../src/auth/sign-in.ts';
 import type { ConsoleConfig } from '../src/config.ts';
 
 // The console's half of the sign-in, in Node: the browser's sessionStorage, location and base URI

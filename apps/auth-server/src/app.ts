@@ -1,3 +1,4 @@
+import { type AuditTrail, INTERACTION_PATH, OIDC_ROUTES } from '@catalog/identity';
 import {
   healthCheck,
   type ReadinessCheck,
@@ -23,9 +24,7 @@ import { consoleOrigins } from './oidc/admin-client.ts';
 import { mountProvider } from './oidc/mount-provider.ts';
 import type { ProviderHolder } from './oidc/provider-holder.ts';
 import { publicHost } from './oidc/public-host.ts';
-import { INTERACTION_PATH, OIDC_ROUTES } from './oidc/routes.ts';
 import type { AdminAccounts } from './ports/admin-accounts.ts';
-import type { AuditTrail } from './ports/audit-trail.ts';
 import type { LoginAttempts } from './ports/login-attempts.ts';
 import type { RateLimiter } from './ports/rate-limiters.ts';
 import type { SignIns } from './ports/sign-ins.ts';

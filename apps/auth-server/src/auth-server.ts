@@ -1,26 +1,29 @@
 import { mkdir } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  cookieSigningKeys,
+  ensureSigningKeys,
+  loginCsrfKey,
+  openSigningKeyStore,
+  providerJwks,
+  type SigningKeySet,
+  StoreAuditTrail,
+} from '@catalog/identity';
 import { loadClientSecretPepper, ShutdownState } from '@catalog/server-runtime';
 import { openRecordStore, storageLocation } from '@catalog/store';
 import type { Logger } from 'pino';
 import { LoginLockout } from './accounts/login-lockout.ts';
 import { openSharedState } from './adapters/open-shared-state.ts';
 import { StoreAdminAccounts } from './adapters/store-admin-accounts.ts';
-import { StoreAuditTrail } from './adapters/store-audit-trail.ts';
 import { StoreIssuableClients } from './adapters/store-issuable-clients.ts';
 import { createApp } from './app.ts';
 import type { AuthServerConfig } from './config/config.ts';
-import { ensureSigningKeys } from './keys/ensure-signing-keys.ts';
-import { openSigningKeyStore } from './keys/open-signing-key-store.ts';
-import { providerJwks } from './keys/published-keys.ts';
-import type { SigningKeySet } from './keys/signing-key-set.ts';
 import { ConcurrencyGate } from './limits/concurrency-gate.ts';
 import { AuthMetrics } from './metrics/auth-metrics.ts';
 import { adapterFactory } from './oidc/adapter-factory.ts';
 import { type ClientSecretVerifier, pepperedSecretVerifier } from './oidc/client-secret-check.ts';
 import { createProvider } from './oidc/create-provider.ts';
 import { ProviderHolder } from './oidc/provider-holder.ts';
-import { cookieSigningKeys, loginCsrfKey } from './secrets/pepper-derived-keys.ts';
 
 export interface AuthServer {
   readonly handler: (req: IncomingMessage, res: ServerResponse) => void;

@@ -1,10 +1,15 @@
+import { SignInError } from '@catalog/contracts';
+import {
+  createAdminUser,
+  disableAdminUser,
+  HttpsSession,
+  obtainAdminIdToken,
+  signInThroughLoginPage,
+} from '@catalog/identity';
 import { rawRequest } from '@catalog/server-runtime/testing';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpsSession } from '../src/admin/https-session.ts';
-import { createAdminUser, disableAdminUser, obtainAdminIdToken, SignInError } from '../src/admin/index.ts';
-import { signInThroughLoginPage } from '../src/admin/sign-in-through-login-page.ts';
 import { fetchTrusting } from './support/https-fetch.ts';
 import { adminAuthorizeUrl } from './support/login-form.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';

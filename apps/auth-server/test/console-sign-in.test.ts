@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { HttpsSession, signInThroughLoginPage } from '@catalog/identity';
 import { rawRequest } from '@catalog/server-runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpsSession } from '../src/admin/https-session.ts';
-import { signInThroughLoginPage } from '../src/admin/sign-in-through-login-page.ts';
 import { loadAuthServerConfig } from '../src/config/config.ts';
 import { startServerWithAdmin } from './support/server-with-admin.ts';
 import type { TestServer } from './support/test-server.ts';

@@ -1,8 +1,8 @@
 import { Agent, request } from 'node:https';
+import { createAdminUser, obtainAdminIdToken } from '@catalog/identity';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LoginLockout } from '../src/accounts/login-lockout.ts';
 import { memoryRateLimiters } from '../src/adapters/memory-rate-limiters.ts';
-import { createAdminUser, obtainAdminIdToken } from '../src/admin/index.ts';
 import { loadAuthServerConfig } from '../src/config/config.ts';
 import { openLogin, postLogin } from './support/login-form.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';

@@ -1,7 +1,7 @@
+import { signInThroughLoginPage } from '@catalog/identity';
 import { RedisFaultProxy, rawRequest } from '@catalog/server-runtime/testing';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { signInThroughLoginPage } from '../src/admin/sign-in-through-login-page.ts';
 import {
   ADMIN_REDIRECT_URI,
   adminAuthorizeUrl,

@@ -4,15 +4,17 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  generateSigningKey,
+  openSigningKeyStore,
+  SigningKeySetError,
+  signingKeysFile,
+} from '@catalog/identity';
 import { rawRequest, runToExit } from '@catalog/server-runtime/testing';
 import { openPostgresSigningKeySetStore, type SealedKeySet } from '@catalog/store';
 import { createTestDatabase, type TestDatabase } from '@catalog/store/testing';
 import { createLocalJWKSet, decodeProtectedHeader, type JSONWebKeySet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { generateSigningKey } from '../src/keys/generate-signing-key.ts';
-import { openSigningKeyStore } from '../src/keys/open-signing-key-store.ts';
-import { signingKeysFile } from '../src/keys/signing-key-set.ts';
-import { SigningKeySetError } from '../src/keys/signing-key-set-errors.ts';
 import { startTestServer, type TestClient, type TestServer } from './support/test-server.ts';
 import { postToken } from './support/token-requests.ts';
 

@@ -1,6 +1,6 @@
+import { createAdminUser, disableAdminUser } from '@catalog/identity';
 import type { AuditEvent, AuditFilter } from '@catalog/store';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAdminUser, disableAdminUser } from '../src/admin/index.ts';
 import { type LoginReply, openLogin, postLogin } from './support/login-form.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
 

@@ -1,8 +1,8 @@
+import { createAdminUser } from '@catalog/identity';
 import { createTestDatabase, type TestDatabase } from '@catalog/store/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { LoginLockout } from '../src/accounts/login-lockout.ts';
 import { memoryRateLimiters } from '../src/adapters/memory-rate-limiters.ts';
-import { createAdminUser } from '../src/admin/index.ts';
 import { openLogin, postLogin } from './support/login-form.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
 

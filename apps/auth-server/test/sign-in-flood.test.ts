@@ -1,7 +1,7 @@
+import { createAdminUser } from '@catalog/identity';
 import { connectRedis } from '@catalog/server-runtime';
 import { rawRequest } from '@catalog/server-runtime/testing';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { createAdminUser } from '../src/admin/index.ts';
 import { ADMIN_REDIRECT_URI, adminAuthorizeUrl, openLogin, PKCE_VERIFIER } from './support/login-form.ts';
 import { testKeyPrefix } from './support/redis-prefix.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';

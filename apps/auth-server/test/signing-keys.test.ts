@@ -1,11 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
+import {
+  RETIRED_KEY_RETENTION_SECONDS,
+  RotationTooEarlyError,
+  rotateSigningKeys,
+  signingKeysFile,
+} from '@catalog/identity';
 import { rawRequest } from '@catalog/server-runtime/testing';
 import { decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RotationTooEarlyError, rotateSigningKeys } from '../src/admin/index.ts';
-import { RETIRED_KEY_RETENTION_SECONDS } from '../src/keys/key-retention.ts';
-import { signingKeysFile } from '../src/keys/signing-key-set.ts';
 import { startTestServer, type TestClient, type TestServer } from './support/test-server.ts';
 import { postToken, verifyAccessToken } from './support/token-requests.ts';
 

@@ -1,6 +1,6 @@
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
-import { createAdminUser, obtainAdminIdToken } from '@catalog/auth-server/admin';
+import { createAdminUser, obtainAdminIdToken } from '@catalog/identity';
 import { rawRequest, runToExit } from '@catalog/server-runtime/testing';
 import { catalogDatabasePath } from '@catalog/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,8 +1,9 @@
 // The audit trail of the API's administrative writes, produced through the real routes and read back
 // through GET /audit-events (issue 18): who, what, which target, from where, in which request; the
 // changed fields old → new; nothing for a refused write; never a secret.
-import { createAdminUser, obtainAdminIdToken } from '@catalog/auth-server/admin';
+
 import type { AuditEvent, AuditEventPage } from '@catalog/contracts';
+import { createAdminUser, obtainAdminIdToken } from '@catalog/identity';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CallOptions, type Stack, startStack } from './support/stack.ts';
 

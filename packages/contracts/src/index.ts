@@ -11,6 +11,7 @@ export * from './limits.ts';
 export * from './operations.ts';
 export * from './scopes.ts';
 export * from './service-error.ts';
+export * from './sign-in-error.ts';
 export * from './sort.ts';
 export type * from './types.ts';
 export type { RequestValidator, RequestValidators } from './validation/contract-validators.ts';

@@ -1,6 +1,7 @@
 // Authorization code + PKCE (S256) against the token server. The verifier, state, nonce and the page
 // to return to survive the full-page redirect in sessionStorage, and are deleted as soon as the
 // callback has read them. The ID token itself is never stored.
+import { SignInError } from '@catalog/contracts/sign-in-error';
 import type { ConsoleConfig } from '../config.ts';
 import { decodeIdTokenPayload, type IdTokenClaims } from './id-token.ts';
 import { createPkcePair, randomBase64Url } from './pkce.ts';
@@ -78,10 +79,6 @@ function takePending(): PendingSignIn | null {
   return null;
 }
 
-export class SignInError extends Error {
-  override readonly name = 'SignInError';
-}
-
 export interface CompletedSignIn {
   readonly idToken: string;
   readonly claims: IdTokenClaims;
@@ -95,13 +92,16 @@ export async function completeSignIn(config: ConsoleConfig, callbackUrl: URL): P
   const error = params.get('error');
   if (error !== null) {
     const description = params.get('error_description');
-    throw new SignInError(`Sign-in was not completed: ${description ?? error}.`);
+    throw new SignInError('refused', `Sign-in was not completed: ${description ?? error}.`);
   }
   if (pending === null)
-    throw new SignInError('No sign-in was in progress in this tab. Please sign in again.');
+    throw new SignInError('protocol', 'No sign-in was in progress in this tab. Please sign in again.');
   const code = params.get('code');
   if (code === null || params.get('state') !== pending.state)
-    throw new SignInError('The sign-in answer did not match this tab’s request. Please sign in again.');
+    throw new SignInError(
+      'protocol',
+      'The sign-in answer did not match this tab’s request. Please sign in again.',
+    );
 
   let response: Response;
   try {
@@ -117,17 +117,21 @@ export async function completeSignIn(config: ConsoleConfig, callbackUrl: URL): P
       }),
     });
   } catch {
-    throw new SignInError('The token server could not be reached. Please try again.');
+    throw new SignInError('unreachable', 'The token server could not be reached. Please try again.');
   }
   const body: unknown = await response.json().catch(() => null);
   const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   if (!response.ok) {
     const description = typeof record.error_description === 'string' ? record.error_description : null;
-    throw new SignInError(`The token server refused the sign-in${description ? `: ${description}` : ''}.`);
+    throw new SignInError(
+      'refused',
+      `The token server refused the sign-in${description ? `: ${description}` : ''}.`,
+    );
   }
   const idToken = record.id_token;
-  if (typeof idToken !== 'string') throw new SignInError('The token server sent no ID token.');
+  if (typeof idToken !== 'string') throw new SignInError('protocol', 'The token server sent no ID token.');
   const claims = decodeIdTokenPayload(idToken);
-  if (claims.nonce !== pending.nonce) throw new SignInError('The ID token was not issued for this sign-in.');
+  if (claims.nonce !== pending.nonce)
+    throw new SignInError('protocol', 'The ID token was not issued for this sign-in.');
   return { idToken, claims, returnTo: pending.returnTo };
 }

@@ -1,9 +1,8 @@
+import { type AuditTrail, verifyPassword } from '@catalog/identity';
 import { canonicalEmail } from '@catalog/store';
 import { type ConcurrencyGate, GateFullError } from '../limits/concurrency-gate.ts';
 import type { AdminAccount, AdminAccounts } from '../ports/admin-accounts.ts';
-import type { AuditTrail } from '../ports/audit-trail.ts';
 import type { LoginAttempts } from '../ports/login-attempts.ts';
-import { verifyPassword } from './password-hash.ts';
 import {
   lockOutEvents,
   type SignInFailureReason,

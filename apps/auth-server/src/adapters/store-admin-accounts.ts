@@ -1,5 +1,5 @@
+import { isDisabledHash } from '@catalog/identity';
 import type { AdminUser, AdminUserStore } from '@catalog/store';
-import { isDisabledHash } from '../accounts/password-hash.ts';
 import type { AdminAccount, AdminAccounts } from '../ports/admin-accounts.ts';
 
 // The store has no "disabled" field yet: a disabled user's hash carries the `!` lock mark.

@@ -1,3 +1,4 @@
+import { type AuditTrail, INTERACTION_PATH } from '@catalog/identity';
 import type { RequestContextState } from '@catalog/server-runtime';
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
@@ -5,9 +6,7 @@ import { authenticateAdmin } from '../accounts/authenticate-admin.ts';
 import { SignInStoreUnavailable } from '../errors/sign-in-store-unavailable.ts';
 import type { ConcurrencyGate } from '../limits/concurrency-gate.ts';
 import type { ProviderHolder } from '../oidc/provider-holder.ts';
-import { INTERACTION_PATH } from '../oidc/routes.ts';
 import type { AdminAccounts } from '../ports/admin-accounts.ts';
-import type { AuditTrail } from '../ports/audit-trail.ts';
 import type { LoginAttempts } from '../ports/login-attempts.ts';
 import type { SignIns } from '../ports/sign-ins.ts';
 import { csrfToken, isValidCsrfToken } from './csrf-token.ts';

@@ -1,6 +1,6 @@
+import { INTERACTION_PATH, OIDC_ROUTES } from '@catalog/identity';
 import { UNMATCHED_OPERATION } from '@catalog/server-runtime';
 import type { Context } from 'koa';
-import { INTERACTION_PATH, OIDC_ROUTES } from '../oidc/routes.ts';
 
 const DISCOVERY_PATH = '/.well-known/openid-configuration';
 

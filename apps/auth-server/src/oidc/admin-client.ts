@@ -1,20 +1,5 @@
-import { ADMIN_CLIENT_ID } from '@catalog/contracts';
+import { ADMIN_CLI_REDIRECT_URI, ADMIN_CLIENT_ID, ADMIN_SCOPE } from '@catalog/identity';
 import { type ClientMetadata, errors, type KoaContextWithOIDC } from 'oidc-provider';
-
-/**
- * The registered client of the admin console and the operator CLI (its id is the contract's: ID tokens
- * issued to it have this audience, which is how the catalog API recognises an administrator's token).
- */
-export { ADMIN_CLIENT_ID };
-
-/**
- * The CLI's redirect URI. The CLI never listens there: it drives the flow itself and reads the code
- * from the redirect's Location header. A browser console adds its own https:// URIs
- * (ADMIN_CONSOLE_REDIRECT_URIS).
- */
-export const ADMIN_CLI_REDIRECT_URI = 'http://127.0.0.1/callback';
-
-export const ADMIN_SCOPE = 'openid';
 
 /**
  * The origins a browser console runs on: those of the admin client's https:// redirect URIs (the CLI's

@@ -1,3 +1,4 @@
+import { OIDC_ROUTES } from '@catalog/identity';
 import Provider from 'oidc-provider';
 import type { Logger } from 'pino';
 import { clientFailureLimit } from '../limits/client-failure-limit.ts';
@@ -8,7 +9,6 @@ import { type ClientSecretVerifier, clientSecretCheck } from './client-secret-ch
 import { countTokenOutcomes } from './count-token-outcomes.ts';
 import { type ProviderConfigurationInput, providerConfiguration } from './provider-configuration.ts';
 import { recordTokenExchange } from './record-token-exchange.ts';
-import { OIDC_ROUTES } from './routes.ts';
 import { tokenEndpointErrors } from './token-endpoint-errors.ts';
 
 export interface CreateProviderInput extends ProviderConfigurationInput {

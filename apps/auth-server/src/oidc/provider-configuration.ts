@@ -1,15 +1,20 @@
+import {
+  ADMIN_SCOPE,
+  API_AUDIENCE,
+  API_RESOURCE,
+  INTERACTION_PATH,
+  OIDC_ROUTES,
+  type ProviderJwk,
+} from '@catalog/identity';
 import type { ClientScope } from '@catalog/store';
 import { type Configuration, errors, type JWK, type KoaContextWithOIDC } from 'oidc-provider';
-import type { ProviderJwk } from '../keys/published-keys.ts';
 import type { AdminAccounts } from '../ports/admin-accounts.ts';
 import type { adapterFactory } from './adapter-factory.ts';
-import { ADMIN_SCOPE, adminClientCors, adminClientMetadata } from './admin-client.ts';
-import { API_AUDIENCE, API_RESOURCE } from './api-resource.ts';
+import { adminClientCors, adminClientMetadata } from './admin-client.ts';
 import { findAccount } from './find-account.ts';
 import { GRANTED_SCOPES, TOKEN_LIFETIME } from './m2m-client-metadata.ts';
 import { renderError } from './render-error.ts';
 import { requestedScopes } from './requested-scopes.ts';
-import { INTERACTION_PATH, OIDC_ROUTES } from './routes.ts';
 
 export interface ProviderConfigurationInput {
   readonly basePath: string;

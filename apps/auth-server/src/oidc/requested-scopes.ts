@@ -1,6 +1,6 @@
+import { API_SCOPE_PREFIX } from '@catalog/identity';
 import { CLIENT_SCOPES, type ClientScope } from '@catalog/store';
 import { errors } from 'oidc-provider';
-import { API_SCOPE_PREFIX } from './api-resource.ts';
 
 const KNOWN = new Set<string>(CLIENT_SCOPES);
 

@@ -1,4 +1,4 @@
-import { createAdminUser } from '../../src/admin/index.ts';
+import { createAdminUser } from '@catalog/identity';
 import { startTestServer, type TestServer } from './test-server.ts';
 
 /** A test server whose store holds one administrator (group `admin`) who signs in with `password`. */

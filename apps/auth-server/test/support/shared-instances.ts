@@ -4,6 +4,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createAdminUser, type HttpsReply, HttpsSession } from '@catalog/identity';
 import {
   ensureLocalTls,
   generateClientSecret,
@@ -14,8 +15,6 @@ import {
 import { type RawReply, rawRequest } from '@catalog/server-runtime/testing';
 import { type CatalogStore, catalogDatabasePath, openSqliteCatalogStore } from '@catalog/store';
 import { pino } from 'pino';
-import { type HttpsReply, HttpsSession } from '../../src/admin/https-session.ts';
-import { createAdminUser } from '../../src/admin/index.ts';
 import { buildAuthServer } from '../../src/auth-server.ts';
 import { loadAuthServerConfig } from '../../src/config/config.ts';
 import { AuthMetrics } from '../../src/metrics/auth-metrics.ts';

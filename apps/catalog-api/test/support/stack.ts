@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createAdminUser, obtainAdminIdToken } from '@catalog/auth-server/admin';
 import { type CatalogOperationId, type GrantableScope, validateResponse } from '@catalog/contracts';
+import { createAdminUser, obtainAdminIdToken } from '@catalog/identity';
 import { generateClientSecret, hashClientSecret, loadClientSecretPepper } from '@catalog/server-runtime';
 import {
   rawRequest,

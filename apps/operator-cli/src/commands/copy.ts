@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { AdminOperationError, SigningKeySetError, signingKeysForCopy } from '@catalog/auth-server/admin';
+import { AdminOperationError, SigningKeySetError, signingKeysForCopy } from '@catalog/identity';
 import {
   CopyRefusedError,
   type CopyReport,

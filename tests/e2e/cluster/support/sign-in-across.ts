@@ -4,8 +4,8 @@
 // meets the instance that handled the step before, and the flow works only when what the steps hand
 // on (the sign-in in progress, its cookies, the code) is shared.
 import { createHash, randomBytes } from 'node:crypto';
-import { loginForm } from '@catalog/auth-server/admin';
 import { ADMIN_CLIENT_ID } from '@catalog/contracts';
+import { loginForm } from '@catalog/identity';
 import { request } from 'undici';
 import type { ClusterInstance } from './cluster.ts';
 

@@ -3,7 +3,7 @@ import {
   type RotationReport,
   rotateSigningKeys,
   StoreAuditTrail,
-} from '@catalog/auth-server/admin';
+} from '@catalog/identity';
 import { openCatalog } from '../../open-catalog.ts';
 import { OPERATOR_AUDIT } from '../../operator-audit.ts';
 import type { Output } from '../../output.ts';

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { obtainAdminIdToken } from '@catalog/auth-server/admin';
+import { obtainAdminIdToken } from '@catalog/identity';
 import type { Output } from '../../output.ts';
 import type { AdminEnv } from '../config/admin-env.ts';
 import { readPassword } from '../read-password.ts';

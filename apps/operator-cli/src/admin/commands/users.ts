@@ -1,4 +1,4 @@
-import { createAdminUser, disableAdminUser, listAdminUsers } from '@catalog/auth-server/admin';
+import { createAdminUser, disableAdminUser, listAdminUsers } from '@catalog/identity';
 import { openCatalog } from '../../open-catalog.ts';
 import { OPERATOR_AUDIT } from '../../operator-audit.ts';
 import type { Output } from '../../output.ts';

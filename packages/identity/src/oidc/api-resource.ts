@@ -1,5 +1,7 @@
+import { ACCESS_TOKEN_AUDIENCE } from '@catalog/contracts';
+
 /** The catalog API as a resource server: the audience of every access token (decisions: Identity). */
-export const API_AUDIENCE = 'crm-api';
+export const API_AUDIENCE = ACCESS_TOKEN_AUDIENCE;
 
 /**
  * The resource indicator oidc-provider resolves for client-credentials requests. Integrators never

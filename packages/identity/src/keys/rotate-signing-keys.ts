@@ -10,14 +10,16 @@ import { rotationEvent } from './signing-key-events.ts';
 import { type SigningKey, type SigningKeySet, signingKeysFile } from './signing-key-set.ts';
 import { SigningKeySetError } from './signing-key-set-errors.ts';
 
-/** Step 2 was asked for before every JWKS cache could have seen the staged key. */
-export class RotationTooEarlyError extends Error {
+/**
+ * Step 2 was asked for before every JWKS cache could have seen the staged key. An admin operation's
+ * refusal with no contract code of its own, so internal (500) should a route ever offer the rotation.
+ */
+export class RotationTooEarlyError extends AdminOperationError {
   readonly waitSeconds: number;
   constructor(kid: string, waitSeconds: number) {
     super(
       `key ${kid} was staged less than ${STAGED_KEY_MIN_PUBLISH_SECONDS} s ago; run the rotation again in ${waitSeconds} s (or pass --force when no resource server caches the JWKS)`,
     );
-    this.name = 'RotationTooEarlyError';
     this.waitSeconds = waitSeconds;
   }
 }

@@ -4,10 +4,10 @@ import type { SealSigningKeys, StorageLocation } from '@catalog/store';
 import { FileSigningKeyStore } from '../adapters/file-signing-keys/file-signing-key-store.ts';
 import { sealKeySet } from '../adapters/shared-signing-keys/seal-key-set.ts';
 import { AdminOperationError } from '../errors/admin-errors.ts';
-import { openSigningKeyStore } from '../keys/open-signing-key-store.ts';
-import { signingKeysFile } from '../keys/signing-key-set.ts';
 import type { SigningKeyStore } from '../ports/signing-key-store.ts';
 import { keySetSealingKey } from '../secrets/pepper-derived-keys.ts';
+import { openSigningKeyStore } from './open-signing-key-store.ts';
+import { signingKeysFile } from './signing-key-set.ts';
 
 /** The pepper of the deployment whose DATA_DIR or variable is given. */
 interface DeploymentPepper {

@@ -1,3 +1,8 @@
+// Plain internal errors, not ServiceErrors: they are about where the deployment keeps its keys and are
+// raised at a token server's start (which they stop), in its key watch (which logs them and keeps the
+// keys it has) or under `pnpm admin keys rotate`, never in answer to an HTTP request; one that reached
+// an error middleware would be its generic 500 all the same.
+
 /** The stored key set exists but cannot be used; the server must not start with other keys. */
 export class SigningKeySetError extends Error {
   constructor(place: string, problem: string, options?: ErrorOptions) {

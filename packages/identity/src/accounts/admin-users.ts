@@ -1,6 +1,6 @@
 import type { AdminUserStore, AuditContext } from '@catalog/store';
-import { disabledHash, hashPassword, isDisabledHash } from '../accounts/password-hash.ts';
 import { AdminUserNotFoundError, WeakPasswordError } from '../errors/admin-errors.ts';
+import { disabledHash, hashPassword, isDisabledHash } from './password-hash.ts';
 
 export const MIN_PASSWORD_LENGTH = 12;
 

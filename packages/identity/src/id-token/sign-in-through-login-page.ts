@@ -1,4 +1,4 @@
-import { SignInError } from '../errors/admin-errors.ts';
+import { SignInError } from '@catalog/contracts';
 import type { HttpsSession } from './https-session.ts';
 
 const MAX_STEPS = 12;

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { SignInError } from '@catalog/contracts';
 import { decodeJwt } from 'jose';
-import { SignInError } from '../errors/admin-errors.ts';
 import { ADMIN_CLI_REDIRECT_URI, ADMIN_CLIENT_ID, ADMIN_SCOPE } from '../oidc/admin-client.ts';
 import { HttpsSession } from './https-session.ts';
 import { signInThroughLoginPage } from './sign-in-through-login-page.ts';
