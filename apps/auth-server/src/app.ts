@@ -14,6 +14,7 @@ import {
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { AuthServerConfig } from './config/config.ts';
+import { errorBody } from './http/error-body.ts';
 import type { ConcurrencyGate } from './limits/concurrency-gate.ts';
 import { signInAdmission } from './limits/sign-in-admission.ts';
 import { tokenRateLimit } from './limits/token-rate-limit.ts';
@@ -71,6 +72,8 @@ export function createApp(deps: AuthServerDeps): Koa<RequestContextState> {
   app.use(requestContext(logger));
   app.use(securityHeaders());
   if (config.transport.mode === 'behind-proxy') app.use(requireForwardedHttps(healthPath, readyPath));
+  // Above every route of ours, as in the catalog API: each thrown error is answered here, in one shape.
+  app.use(errorBody());
   app.use(healthCheck(healthPath, 'auth-server'));
   app.use(readinessCheck(readyPath, deps.readiness, deps.shutdown));
   // Past the probes, which answer before the provider (and so the public URL) is in service.
