@@ -19,7 +19,7 @@ import { requestedScopes } from './requested-scopes.ts';
 export interface ProviderConfigurationInput {
   readonly basePath: string;
   readonly jwks: readonly ProviderJwk[];
-  /** Signs the provider's cookies; the same on every instance and restart (../secrets/pepper-derived-keys.ts). */
+  /** Signs the provider's cookies; the same on every instance and restart (cookieSigningKeys of @catalog/identity). */
   readonly cookieKeys: readonly string[];
   readonly adapter: ReturnType<typeof adapterFactory>;
   readonly accounts: AdminAccounts;
