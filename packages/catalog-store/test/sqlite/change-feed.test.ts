@@ -5,7 +5,7 @@ import { migrate } from '../../src/adapters/sqlite/migrate.ts';
 import { changeFeed } from '../../src/adapters/sqlite/migrations/0009-change-feed.ts';
 import { MIGRATIONS } from '../../src/adapters/sqlite/migrations/index.ts';
 import { openDatabase } from '../../src/adapters/sqlite/open-database.ts';
-import { SqliteClientStore } from '../../src/adapters/sqlite/sqlite-client-store.ts';
+import { sqliteRecordEngine } from '../../src/adapters/sqlite/records/sqlite-record-engine.ts';
 import { insertWebChannel } from '../../src/adapters/sqlite/sqlite-web-channel-store.ts';
 import { inWriteTransaction } from '../../src/adapters/sqlite/transaction.ts';
 import { insertBrand } from '../../src/adapters/sqlite/write-brand.ts';
@@ -21,6 +21,7 @@ import {
   type ProductInput,
   ValidationError,
 } from '../../src/index.ts';
+import { RecordClientStore } from '../../src/records/record-client-store.ts';
 import { DEMO_WEB_CHANNELS, generateProductBatches } from '../../src/seed/generate-catalogue.ts';
 import { aProduct } from '../support/products.ts';
 import { type SqliteStoreHandle, sqliteStore, tempDataDir } from '../support/sqlite-factory.ts';
@@ -93,7 +94,7 @@ describe('change feed (SQLite)', () => {
       // Written again later: the backfill keeps its seq's place and takes its newest updatedAt.
       writeProduct(db, { ...first, name: 'Rewritten' }, 5_000, 'upsert');
     });
-    const clients = new SqliteClientStore(db);
+    const clients = new RecordClientStore(sqliteRecordEngine(db));
     await clients.create({ ...A_CLIENT, createdAt: '2020-01-01T00:00:00.000Z' });
     const revoked = await clients.revoke(A_CLIENT.clientId, { userId: 'u1', userName: 'Ada Admin' });
     db.close();

@@ -6,8 +6,8 @@ import type { BulkLoadOptions, ProductBatches, UpsertSummary } from '../../ports
 import { type CheckedBatch, checkBatch } from '../../write-rules/product-batch.ts';
 import { checkedAhead } from './checked-batches.ts';
 import { catalogueIsEmpty, loadEmptyCatalogue } from './load-empty-catalogue.ts';
-import { appendAuditEvent } from './postgres-audit-log.ts';
 import { productBatchWriter } from './product-batch-writer.ts';
+import { appendAuditEvent } from './records/append-audit-event.ts';
 import { inWriteTransaction } from './transaction.ts';
 
 async function writeBatch(pool: pg.Pool, batch: CheckedBatch, audit?: AuditContext): Promise<UpsertSummary> {

@@ -1,14 +1,15 @@
 import type { RecordStore } from '../../ports/catalog-store.ts';
+import { RecordAuditLog } from '../../records/record-audit-log.ts';
+import { RecordClientStore } from '../../records/record-client-store.ts';
 import { loadIfEmpty } from './load-if-empty.ts';
 import { migratePostgres } from './migrate.ts';
 import { openPool, type PostgresConnectionOptions } from './open-pool.ts';
 import { canonicaliseStoredEmails, PostgresAdminUserStore } from './postgres-admin-user-store.ts';
-import { PostgresAuditLog } from './postgres-audit-log.ts';
 import { PostgresBrandStore } from './postgres-brand-store.ts';
 import { PostgresChangeFeed } from './postgres-change-feed.ts';
-import { PostgresClientStore } from './postgres-client-store.ts';
 import { PostgresProductStore } from './postgres-product-store.ts';
 import { PostgresWebChannelStore } from './postgres-web-channel-store.ts';
+import { postgresRecordEngine } from './records/postgres-record-engine.ts';
 
 export type PostgresRecordStoreOptions = PostgresConnectionOptions;
 
@@ -23,13 +24,14 @@ export async function openPostgresRecordStore(options: PostgresRecordStoreOption
     throw error;
   }
   let ended: Promise<void> | undefined;
+  const records = postgresRecordEngine(pool);
   return {
     products: new PostgresProductStore(pool),
     brands: new PostgresBrandStore(pool),
     webChannels: new PostgresWebChannelStore(pool),
-    clients: new PostgresClientStore(pool),
+    clients: new RecordClientStore(records),
     adminUsers: new PostgresAdminUserStore(pool),
-    audit: new PostgresAuditLog(pool),
+    audit: new RecordAuditLog(records),
     changes: new PostgresChangeFeed(pool),
     loadIfEmpty: (snapshot) => loadIfEmpty(pool, snapshot),
     // Idempotent, like the embedded store's: a second close is a no-op, not pg's error.

@@ -9,7 +9,7 @@ import type { AdminUserStore } from '../../ports/admin-user-store.ts';
 import { adminEmail, adminEmailTaken } from '../../write-rules/record-rules.ts';
 import { toUser, type UserRow } from '../admin-user-row.ts';
 import { emailRewrites, type StoredEmail } from '../canonical-emails.ts';
-import { appendAuditEvent } from './postgres-audit-log.ts';
+import { appendAuditEvent } from './records/append-audit-event.ts';
 import { inWriteTransaction } from './transaction.ts';
 
 const USER_COLUMNS = 'id, email, password_hash, groups, created_at, updated_at';

@@ -6,7 +6,7 @@ import type { Brand, BrandInput, BrandPatch, BrandWithProductCount } from '../..
 import type { BrandStore } from '../../ports/brand-store.ts';
 import { brandClash, patchedBrand } from '../../write-rules/brand-rules.ts';
 import { toIso } from '../timestamps.ts';
-import { appendAuditEvent } from './postgres-audit-log.ts';
+import { appendAuditEvent } from './records/append-audit-event.ts';
 import { inWriteTransaction } from './transaction.ts';
 import { insertBrand } from './write-brand.ts';
 

@@ -18,8 +18,8 @@ import type {
 } from '../../ports/product-store.ts';
 import { identifierKey } from '../../search/identifier-key.ts';
 import { bulkLoadBatches, bulkLoadProducts } from './bulk-load.ts';
-import { appendAuditEvent } from './postgres-audit-log.ts';
 import { readProductBySeq, readProducts } from './read-products.ts';
+import { appendAuditEvent } from './records/append-audit-event.ts';
 import { inWriteTransaction } from './transaction.ts';
 import { writeProduct } from './write-product.ts';
 

@@ -6,7 +6,7 @@ import type { WebChannel, WebChannelInput } from '../../model/web-channel.ts';
 import type { WebChannelStore } from '../../ports/web-channel-store.ts';
 import { channelSlugTaken, checkChannelSlug } from '../../write-rules/record-rules.ts';
 import { toIso } from '../timestamps.ts';
-import { appendAuditEvent } from './postgres-audit-log.ts';
+import { appendAuditEvent } from './records/append-audit-event.ts';
 import { inWriteTransaction } from './transaction.ts';
 
 export interface ChannelRow {

@@ -14,10 +14,10 @@ import {
 import { newProductInserter } from './insert-new-products.ts';
 import { restoreSchemaObjects, suspendInsertTriggers } from './insert-triggers.ts';
 import { BATCH_LOAD_CACHE_KIB, raiseCacheForLoad } from './load-cache.ts';
-import { appendAuditEvent } from './sqlite-audit-log.ts';
+import { appendAuditEvent } from './records/append-audit-event.ts';
 import { statement } from './statement-cache.ts';
-import { nextWriteTimestamp } from './timestamps.ts';
-import { inWriteTransaction } from './transaction.ts';
+
+import { inWriteTransaction, transactionTime } from './transaction.ts';
 import { writeProduct } from './write-product.ts';
 
 const DERIVE_FOR_NEW_ROWS = [INDEX_NEW_TEXT, ...COUNT_NEW_FACETS, ...QUEUE_NEW_DOCUMENTS, APPEND_NEW_CHANGES];
@@ -40,7 +40,7 @@ export function bulkLoadProducts(
   const batch = checkBatch(inputs);
   raiseCacheForLoad(db, BATCH_LOAD_CACHE_KIB);
   return inWriteTransaction(db, () => {
-    const ts = nextWriteTimestamp(db);
+    const ts = transactionTime(db);
     const insert = newProductInserter(db, ts);
     const triggers = suspendInsertTriggers(db);
     const { first, last, created, later } = insert(batch);

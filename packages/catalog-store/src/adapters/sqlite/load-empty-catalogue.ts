@@ -6,10 +6,11 @@ import { checkBatch } from '../../write-rules/product-batch.ts';
 import { APPEND_NEW_CHANGES, COUNT_NEW_FACETS, INDEX_NEW_TEXT } from './derive-new-rows.ts';
 import { newProductInserter } from './insert-new-products.ts';
 import { restoreSchemaObjects, suspendInsertTriggers } from './insert-triggers.ts';
+import { appendAuditEvent } from './records/append-audit-event.ts';
 import { dropSecondaryIndexes } from './secondary-indexes.ts';
-import { appendAuditEvent } from './sqlite-audit-log.ts';
 import { statement } from './statement-cache.ts';
-import { nextWriteTimestamp } from './timestamps.ts';
+import { transactionTime } from './transaction.ts';
+
 import { writeProduct } from './write-product.ts';
 import { writeSearchDocuments } from './write-search-documents.ts';
 
@@ -45,7 +46,7 @@ export async function loadEmptyCatalogue(
   batches: ProductBatches,
   options: BulkLoadOptions,
 ): Promise<UpsertSummary> {
-  const ts = nextWriteTimestamp(db);
+  const ts = transactionTime(db);
   const insert = newProductInserter(db, ts);
   const triggers = suspendInsertTriggers(db);
   const indexes = dropSecondaryIndexes(db);

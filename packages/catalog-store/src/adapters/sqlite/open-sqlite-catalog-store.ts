@@ -1,26 +1,27 @@
 import { availableParallelism } from 'node:os';
 import type { DatabaseSync } from 'node:sqlite';
 import type { CatalogStore, CatalogueSnapshot } from '../../ports/catalog-store.ts';
+import { RecordAuditLog } from '../../records/record-audit-log.ts';
+import { RecordClientStore } from '../../records/record-client-store.ts';
 import { catalogueVersionReader } from './catalogue-version.ts';
 import { compactFullTextIndex } from './compact-full-text-index.ts';
 import { raiseCacheForLoad } from './load-cache.ts';
 import { catalogueIsEmpty, EMPTY_LOAD_CACHE_KIB, loadEmptyCatalogue } from './load-empty-catalogue.ts';
 import { migrate } from './migrate.ts';
 import { openDatabase } from './open-database.ts';
+import { sqliteRecordEngine } from './records/sqlite-record-engine.ts';
 import { SearchPageCache } from './search/page-cache.ts';
 import { SqliteBrandSearch } from './search/sqlite-brand-search.ts';
 import { SqliteProductSearch } from './search/sqlite-product-search.ts';
 import { type SearchPoolObserver, SearchWorkerPool } from './search/worker-pool.ts';
 import { canonicaliseStoredEmails, SqliteAdminUserStore } from './sqlite-admin-user-store.ts';
-import { SqliteAuditLog } from './sqlite-audit-log.ts';
 import { SqliteBrandStore } from './sqlite-brand-store.ts';
 import { SqliteChangeFeed } from './sqlite-change-feed.ts';
-import { SqliteClientStore } from './sqlite-client-store.ts';
 import { SqliteProductStore } from './sqlite-product-store.ts';
 import { insertWebChannel, SqliteWebChannelStore } from './sqlite-web-channel-store.ts';
 import { statement } from './statement-cache.ts';
-import { nextWriteTimestamp } from './timestamps.ts';
-import { inLongWriteTransaction, setBeforeCommit } from './transaction.ts';
+
+import { inLongWriteTransaction, setBeforeCommit, transactionTime } from './transaction.ts';
 import { insertBrand } from './write-brand.ts';
 import { backfillSearchDocuments, refreshStaleSearchDocuments } from './write-search-documents.ts';
 
@@ -61,7 +62,7 @@ async function loadIfEmpty(db: DatabaseSync, snapshot: CatalogueSnapshot): Promi
   const { cache_size: cacheSize } = db.prepare('PRAGMA cache_size').get() as { cache_size: number };
   const loaded = await inLongWriteTransaction(db, async () => {
     if (!catalogueIsEmpty(db)) return false;
-    const ts = nextWriteTimestamp(db);
+    const ts = transactionTime(db);
     for (const channel of snapshot.webChannels) {
       if (statement(db, 'SELECT 1 FROM web_channels WHERE slug = ?').get(channel.slug) === undefined) {
         insertWebChannel(db, channel, ts);
@@ -103,13 +104,14 @@ export function openSqliteCatalogue(options: SqliteCatalogStoreOptions): {
     timeoutMs: options.searchTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS,
     ...(options.searchObserver === undefined ? {} : { observer: options.searchObserver }),
   });
+  const records = sqliteRecordEngine(db);
   const store: CatalogStore = {
     products: new SqliteProductStore(db),
     brands: new SqliteBrandStore(db),
     webChannels: new SqliteWebChannelStore(db),
-    clients: new SqliteClientStore(db),
+    clients: new RecordClientStore(records),
     adminUsers: new SqliteAdminUserStore(db),
-    audit: new SqliteAuditLog(db),
+    audit: new RecordAuditLog(records),
     changes: new SqliteChangeFeed(db),
     productSearch: new SqliteProductSearch(
       pool,

@@ -6,10 +6,10 @@ import type { Brand, BrandInput, BrandPatch, BrandWithProductCount } from '../..
 import type { BrandStore } from '../../ports/brand-store.ts';
 import { brandClash, patchedBrand } from '../../write-rules/brand-rules.ts';
 import { type BrandRow, toBrand } from './brand-row.ts';
-import { appendAuditEvent } from './sqlite-audit-log.ts';
+import { appendAuditEvent } from './records/append-audit-event.ts';
 import { statement } from './statement-cache.ts';
-import { nextWriteTimestamp } from './timestamps.ts';
-import { inWriteTransaction } from './transaction.ts';
+
+import { inWriteTransaction, transactionTime } from './transaction.ts';
 import { insertBrand } from './write-brand.ts';
 
 export const BRAND_COLUMNS = 'seq, id, name, slug, archived, created_at, updated_at';
@@ -53,7 +53,7 @@ export class SqliteBrandStore implements BrandStore {
 
   async create(input: BrandInput, audit?: AuditContext): Promise<Brand> {
     return inWriteTransaction(this.#db, () => {
-      const ts = Date.now();
+      const ts = transactionTime(this.#db);
       const { seq } = insertBrand(this.#db, input, ts);
       const created = toBrand(this.#row('seq', seq) as BrandRow);
       if (audit !== undefined) appendAuditEvent(this.#db, brandCreatedEvent(audit, created));
@@ -75,7 +75,7 @@ export class SqliteBrandStore implements BrandStore {
         'SELECT id FROM brands WHERE (name = ? OR slug = ?) AND seq <> ?',
       ).get(name, slug, current.seq);
       if (clash !== undefined) throw brandClash();
-      const ts = nextWriteTimestamp(this.#db);
+      const ts = transactionTime(this.#db);
       const archived = patch.archived === undefined ? current.archived : patch.archived ? 1 : 0;
       statement(
         this.#db,

@@ -20,10 +20,10 @@ import { identifierKey } from '../../search/identifier-key.ts';
 import { bulkLoadBatches } from './bulk-load-batches.ts';
 import { bulkLoadProducts } from './bulk-load-products.ts';
 import { readProductsBySeq } from './read-products.ts';
-import { appendAuditEvent } from './sqlite-audit-log.ts';
+import { appendAuditEvent } from './records/append-audit-event.ts';
 import { statement } from './statement-cache.ts';
-import { nextWriteTimestamp } from './timestamps.ts';
-import { inWriteTransaction } from './transaction.ts';
+
+import { inWriteTransaction, transactionTime } from './transaction.ts';
 import { writeProduct } from './write-product.ts';
 
 function keysOf(codes: readonly string[] | undefined): string[] {
@@ -36,7 +36,7 @@ export function writeProductBatch(
   audit?: AuditContext,
 ): UpsertSummary {
   return inWriteTransaction(db, () => {
-    const ts = nextWriteTimestamp(db);
+    const ts = transactionTime(db);
     let created = 0;
     for (const input of inputs) if (writeProduct(db, input, ts, 'upsert').created) created += 1;
     const summary = { created, updated: inputs.length - created };
@@ -83,7 +83,7 @@ export class SqliteProductStore implements ProductStore {
 
   async create(input: ProductInput, audit?: AuditContext): Promise<ProductRecord> {
     return inWriteTransaction(this.#db, () => {
-      const { seq } = writeProduct(this.#db, input, nextWriteTimestamp(this.#db), 'create');
+      const { seq } = writeProduct(this.#db, input, transactionTime(this.#db), 'create');
       const created = this.#bySeq(seq);
       if (audit !== undefined) appendAuditEvent(this.#db, productCreatedEvent(audit, created));
       return created;
@@ -94,7 +94,7 @@ export class SqliteProductStore implements ProductStore {
     return inWriteTransaction(this.#db, () => {
       const seq = audit === undefined ? undefined : this.#seqOf(id);
       const before = seq === undefined ? undefined : this.#bySeq(seq);
-      const written = writeProduct(this.#db, { ...input, id }, nextWriteTimestamp(this.#db), 'replace');
+      const written = writeProduct(this.#db, { ...input, id }, transactionTime(this.#db), 'replace');
       const after = this.#bySeq(written.seq);
       // `before` is undefined only when the product is absent, and writeProduct has thrown then.
       if (audit !== undefined && before !== undefined) {
@@ -109,7 +109,7 @@ export class SqliteProductStore implements ProductStore {
       const seq = this.#seqOf(id);
       if (seq === undefined) throw new NotFoundError('Product', id);
       statement(this.#db, 'UPDATE products SET archived = 1, updated_at = ? WHERE seq = ?').run(
-        nextWriteTimestamp(this.#db),
+        transactionTime(this.#db),
         seq,
       );
       const archived = this.#bySeq(seq);

@@ -1,0 +1,47 @@
+import type { DatabaseSync } from 'node:sqlite';
+import type { RecordEngine, SqlDialect } from '../../../records/record-engine.ts';
+import type { RecordWork, SqlStep } from '../../../records/record-work.ts';
+import { runRecordWork } from '../../../records/run-record-work.ts';
+import { statement } from '../statement-cache.ts';
+import { inWriteTransaction, transactionTime } from '../transaction.ts';
+
+export const SQLITE_DIALECT: SqlDialect = {
+  byteOrder: '',
+  sameEmail: (column, placeholder) => `${column} = ${placeholder}`,
+};
+
+/** Runs one step on `db`, synchronously: a rule's statements and its caller's never interleave. */
+export function sqliteStep(db: DatabaseSync): (step: SqlStep) => unknown {
+  return (step) => {
+    switch (step.kind) {
+      case 'rows':
+        return statement(db, step.sql).all(...step.params);
+      case 'run':
+        return Number(statement(db, step.sql).run(...step.params).changes);
+      case 'time':
+        return transactionTime(db);
+    }
+  };
+}
+
+/**
+ * Runs a rule inside the write transaction open on `db` (or one of its own), synchronously, so that
+ * the SQLite stores not written as rules (product and brand writes, bulk loads) can append to the
+ * audit trail in their own transaction.
+ */
+export function runInWriteTransaction<T>(db: DatabaseSync, work: RecordWork<T>): T {
+  return inWriteTransaction(db, () => runRecordWork(work, sqliteStep(db)));
+}
+
+/**
+ * The embedded engine. Its promises settle with work done synchronously: the single connection
+ * must not hold a transaction open across an await, where another caller's statements would join it.
+ */
+export function sqliteRecordEngine(db: DatabaseSync): RecordEngine {
+  const step = sqliteStep(db);
+  return {
+    dialect: SQLITE_DIALECT,
+    write: async (work) => runInWriteTransaction(db, work()),
+    direct: async (work) => runRecordWork(work(), step),
+  };
+}

@@ -1,0 +1,39 @@
+/** A value a statement binds: what both drivers accept and give back for the records' columns. */
+export type SqlValue = string | number | bigint | null;
+
+/**
+ * One thing a record rule asks of its engine. A rule is a generator yielding these, so that the
+ * embedded engine can run it synchronously inside one transaction (nothing else on its connection
+ * can slip in between two statements) and PostgreSQL can await each statement, from one source.
+ */
+export type SqlStep =
+  | { readonly kind: 'rows'; readonly sql: string; readonly params: readonly SqlValue[] }
+  | { readonly kind: 'run'; readonly sql: string; readonly params: readonly SqlValue[] }
+  | { readonly kind: 'time' };
+
+/** A record rule: yields its statements, returns its result. Statements use `?` placeholders. */
+export type RecordWork<T> = Generator<SqlStep, T, unknown>;
+
+/** The rows a query returns. */
+export function* rows<Row>(sql: string, ...params: SqlValue[]): RecordWork<Row[]> {
+  return (yield { kind: 'rows', sql, params }) as Row[];
+}
+
+/** The first row a query returns, if any. */
+export function* row<Row>(sql: string, ...params: SqlValue[]): RecordWork<Row | undefined> {
+  const found = yield* rows<Row>(sql, ...params);
+  return found[0];
+}
+
+/** Runs a statement that returns no rows; gives the number of rows it changed. */
+export function* run(sql: string, ...params: SqlValue[]): RecordWork<number> {
+  return (yield { kind: 'run', sql, params }) as number;
+}
+
+/**
+ * The time of the write transaction the rule runs in, in epoch milliseconds: one time for every
+ * timestamp the transaction stamps, never earlier than any time an earlier transaction stamped.
+ */
+export function* transactionTime(): RecordWork<number> {
+  return (yield { kind: 'time' }) as number;
+}
