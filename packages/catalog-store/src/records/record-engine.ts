@@ -15,6 +15,11 @@ export interface SqlDialect {
    * COLLATE NOCASE, PostgreSQL's indexes are on lower().
    */
   sameEmail(column: string, placeholder: string): string;
+  /**
+   * Whether a statement failed on the unique index `index`. Only PostgreSQL's concurrent writers
+   * can get past a rule's check for a clash to the index; SQLite's single writer never does.
+   */
+  isUniqueViolation(error: unknown, index: string): boolean;
 }
 
 /** An engine the record rules run on (src/adapters/sqlite/records/, src/adapters/postgres/records/). */

@@ -5,8 +5,10 @@ import { migrate } from '../../src/adapters/sqlite/migrate.ts';
 import { changeFeed } from '../../src/adapters/sqlite/migrations/0009-change-feed.ts';
 import { MIGRATIONS } from '../../src/adapters/sqlite/migrations/index.ts';
 import { openDatabase } from '../../src/adapters/sqlite/open-database.ts';
-import { sqliteRecordEngine } from '../../src/adapters/sqlite/records/sqlite-record-engine.ts';
-import { insertWebChannel } from '../../src/adapters/sqlite/sqlite-web-channel-store.ts';
+import {
+  runInWriteTransaction,
+  sqliteRecordEngine,
+} from '../../src/adapters/sqlite/records/sqlite-record-engine.ts';
 import { inWriteTransaction } from '../../src/adapters/sqlite/transaction.ts';
 import { insertBrand } from '../../src/adapters/sqlite/write-brand.ts';
 import { writeProduct } from '../../src/adapters/sqlite/write-product.ts';
@@ -22,6 +24,7 @@ import {
   ValidationError,
 } from '../../src/index.ts';
 import { RecordClientStore } from '../../src/records/record-client-store.ts';
+import { insertWebChannel } from '../../src/records/web-channel-records.ts';
 import { DEMO_WEB_CHANNELS, generateProductBatches } from '../../src/seed/generate-catalogue.ts';
 import { aProduct } from '../support/products.ts';
 import { type SqliteStoreHandle, sqliteStore, tempDataDir } from '../support/sqlite-factory.ts';
@@ -87,7 +90,7 @@ describe('change feed (SQLite)', () => {
     const first = aProduct({ brandName: 'Acme' });
     const second = aProduct();
     inWriteTransaction(db, () => {
-      insertWebChannel(db, { slug: 'main-site', name: 'Main site' }, 1_000);
+      runInWriteTransaction(db, insertWebChannel({ slug: 'main-site', name: 'Main site' }, 1_000));
       insertBrand(db, { name: 'Acme' }, 2_000);
       writeProduct(db, first, 3_000, 'upsert');
       writeProduct(db, second, 4_000, 'upsert');

@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import type { CatalogueSnapshot } from '../../ports/catalog-store.ts';
+import { insertWebChannel } from '../../records/web-channel-records.ts';
 import { catalogueIsEmpty, loadEmptyCatalogue } from './load-empty-catalogue.ts';
-import { insertWebChannel } from './postgres-web-channel-store.ts';
+import { runInWriteTransaction } from './records/postgres-record-engine.ts';
 import { inWriteTransaction } from './transaction.ts';
 import { insertBrand } from './write-brand.ts';
 
@@ -18,7 +19,7 @@ export async function loadIfEmpty(pool: pg.Pool, snapshot: CatalogueSnapshot): P
     const registered = new Set(channels.rows.map((row) => row.slug));
     for (const channel of snapshot.webChannels) {
       if (registered.has(channel.slug)) continue;
-      await insertWebChannel(client, channel, ts);
+      await runInWriteTransaction(client, ts, insertWebChannel(channel, ts));
       registered.add(channel.slug);
     }
     const brands = await client.query<{ name: string }>('SELECT name FROM brands');

@@ -2,10 +2,10 @@ import type pg from 'pg';
 import type { SnapshotBatch } from '../../model/change.ts';
 import type { ProductRecord, RelatedProduct, RelationType } from '../../model/product.ts';
 import { RECORD_COLUMNS } from '../product-columns.ts';
+import { type ChannelRow, SELECT_CHANNEL, toChannel } from '../web-channel-row.ts';
 import { feedHead } from './feed-head.ts';
 import { BRAND_COLUMNS, type BrandRow, toBrand } from './postgres-brand-store.ts';
 import { storeErrorOf } from './postgres-errors.ts';
-import { type ChannelRow, SELECT_CHANNEL, toChannel } from './postgres-web-channel-store.ts';
 import { type ProductRow, toRecord } from './product-rows.ts';
 
 const SELECT_PRODUCTS = `SELECT ${RECORD_COLUMNS.join(', ')} FROM products WHERE seq > $1 ORDER BY seq LIMIT $2`;

@@ -1,24 +1,31 @@
 import { availableParallelism } from 'node:os';
 import type { DatabaseSync } from 'node:sqlite';
 import type { CatalogStore, CatalogueSnapshot } from '../../ports/catalog-store.ts';
+import { canonicaliseStoredEmails } from '../../records/admin-user-records.ts';
+import { RecordAdminUserStore } from '../../records/record-admin-user-store.ts';
 import { RecordAuditLog } from '../../records/record-audit-log.ts';
 import { RecordClientStore } from '../../records/record-client-store.ts';
+import { RecordWebChannelStore } from '../../records/record-web-channel-store.ts';
+import { insertWebChannel } from '../../records/web-channel-records.ts';
 import { catalogueVersionReader } from './catalogue-version.ts';
 import { compactFullTextIndex } from './compact-full-text-index.ts';
 import { raiseCacheForLoad } from './load-cache.ts';
 import { catalogueIsEmpty, EMPTY_LOAD_CACHE_KIB, loadEmptyCatalogue } from './load-empty-catalogue.ts';
 import { migrate } from './migrate.ts';
 import { openDatabase } from './open-database.ts';
-import { sqliteRecordEngine } from './records/sqlite-record-engine.ts';
+import {
+  runDirect,
+  runInWriteTransaction,
+  SQLITE_DIALECT,
+  sqliteRecordEngine,
+} from './records/sqlite-record-engine.ts';
 import { SearchPageCache } from './search/page-cache.ts';
 import { SqliteBrandSearch } from './search/sqlite-brand-search.ts';
 import { SqliteProductSearch } from './search/sqlite-product-search.ts';
 import { type SearchPoolObserver, SearchWorkerPool } from './search/worker-pool.ts';
-import { canonicaliseStoredEmails, SqliteAdminUserStore } from './sqlite-admin-user-store.ts';
 import { SqliteBrandStore } from './sqlite-brand-store.ts';
 import { SqliteChangeFeed } from './sqlite-change-feed.ts';
 import { SqliteProductStore } from './sqlite-product-store.ts';
-import { insertWebChannel, SqliteWebChannelStore } from './sqlite-web-channel-store.ts';
 import { statement } from './statement-cache.ts';
 
 import { inLongWriteTransaction, setBeforeCommit, transactionTime } from './transaction.ts';
@@ -65,7 +72,7 @@ async function loadIfEmpty(db: DatabaseSync, snapshot: CatalogueSnapshot): Promi
     const ts = transactionTime(db);
     for (const channel of snapshot.webChannels) {
       if (statement(db, 'SELECT 1 FROM web_channels WHERE slug = ?').get(channel.slug) === undefined) {
-        insertWebChannel(db, channel, ts);
+        runInWriteTransaction(db, insertWebChannel(channel, ts));
       }
     }
     for (const brand of snapshot.brands) {
@@ -94,7 +101,7 @@ export function openSqliteCatalogue(options: SqliteCatalogStoreOptions): {
 } {
   const db = openDatabase(options.databasePath);
   migrate(db);
-  canonicaliseStoredEmails(db);
+  runDirect(db, canonicaliseStoredEmails(SQLITE_DIALECT));
   setBeforeCommit(db, () => refreshStaleSearchDocuments(db));
   // Once per database; at 1M products about half a minute, in short transactions.
   backfillSearchDocuments(db);
@@ -108,9 +115,9 @@ export function openSqliteCatalogue(options: SqliteCatalogStoreOptions): {
   const store: CatalogStore = {
     products: new SqliteProductStore(db),
     brands: new SqliteBrandStore(db),
-    webChannels: new SqliteWebChannelStore(db),
+    webChannels: new RecordWebChannelStore(records),
     clients: new RecordClientStore(records),
-    adminUsers: new SqliteAdminUserStore(db),
+    adminUsers: new RecordAdminUserStore(records),
     audit: new RecordAuditLog(records),
     changes: new SqliteChangeFeed(db),
     productSearch: new SqliteProductSearch(

@@ -1,8 +1,7 @@
 import type pg from 'pg';
 import type { AuditEvent, NewAuditEvent } from '../../../model/audit-event.ts';
 import { appendAuditEvent as appendAuditEventRule } from '../../../records/audit-records.ts';
-import { runRecordWorkAsync } from '../../../records/run-record-work.ts';
-import { postgresStep } from './postgres-record-engine.ts';
+import { runInWriteTransaction } from './postgres-record-engine.ts';
 
 /**
  * Appends one event inside the caller's write transaction (`client`, stamped `ts`), for the
@@ -13,5 +12,5 @@ export function appendAuditEvent(
   event: NewAuditEvent,
   ts: number,
 ): Promise<AuditEvent> {
-  return runRecordWorkAsync(appendAuditEventRule(event), postgresStep(client, ts));
+  return runInWriteTransaction(client, ts, appendAuditEventRule(event));
 }

@@ -1,12 +1,18 @@
 import type pg from 'pg';
 import type { RecordEngine, SqlDialect } from '../../../records/record-engine.ts';
-import type { SqlStep } from '../../../records/record-work.ts';
+import type { RecordWork, SqlStep } from '../../../records/record-work.ts';
 import { runRecordWorkAsync } from '../../../records/run-record-work.ts';
 import { inWriteTransaction } from '../transaction.ts';
+
+const UNIQUE_VIOLATION = '23505';
 
 export const POSTGRES_DIALECT: SqlDialect = {
   byteOrder: ' COLLATE "C"',
   sameEmail: (column, placeholder) => `lower(${column}) = lower(${placeholder})`,
+  isUniqueViolation: (error, index) => {
+    const { code, constraint } = error as { code?: string; constraint?: string };
+    return code === UNIQUE_VIOLATION && constraint === index;
+  },
 };
 
 const numbered = new Map<string, string>();
@@ -41,6 +47,14 @@ export function postgresStep(
         return time;
     }
   };
+}
+
+/**
+ * Runs a rule inside the caller's write transaction (`client`, stamped `ts`), for the PostgreSQL
+ * writes that are not rules (product and brand writes, bulk loads).
+ */
+export function runInWriteTransaction<T>(client: pg.PoolClient, ts: number, work: RecordWork<T>): Promise<T> {
+  return runRecordWorkAsync(work, postgresStep(client, ts));
 }
 
 /** PostgreSQL: a rule's write transaction takes the write clock's lock and its time (transaction.ts). */

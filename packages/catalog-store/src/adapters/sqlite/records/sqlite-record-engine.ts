@@ -8,6 +8,7 @@ import { inWriteTransaction, transactionTime } from '../transaction.ts';
 export const SQLITE_DIALECT: SqlDialect = {
   byteOrder: '',
   sameEmail: (column, placeholder) => `${column} = ${placeholder}`,
+  isUniqueViolation: () => false,
 };
 
 /** Runs one step on `db`, synchronously: a rule's statements and its caller's never interleave. */
@@ -33,15 +34,19 @@ export function runInWriteTransaction<T>(db: DatabaseSync, work: RecordWork<T>):
   return inWriteTransaction(db, () => runRecordWork(work, sqliteStep(db)));
 }
 
+/** Runs a rule's statements each on its own, synchronously, outside any write transaction. */
+export function runDirect<T>(db: DatabaseSync, work: RecordWork<T>): T {
+  return runRecordWork(work, sqliteStep(db));
+}
+
 /**
  * The embedded engine. Its promises settle with work done synchronously: the single connection
  * must not hold a transaction open across an await, where another caller's statements would join it.
  */
 export function sqliteRecordEngine(db: DatabaseSync): RecordEngine {
-  const step = sqliteStep(db);
   return {
     dialect: SQLITE_DIALECT,
     write: async (work) => runInWriteTransaction(db, work()),
-    direct: async (work) => runRecordWork(work(), step),
+    direct: async (work) => runDirect(db, work()),
   };
 }
