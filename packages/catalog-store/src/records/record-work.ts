@@ -1,4 +1,7 @@
-/** A value a statement binds: what both drivers accept and give back for the records' columns. */
+/**
+ * A value a statement binds: what both drivers accept for the records' columns. A flag is bound as
+ * 0 or 1, which SQLite's integer flags hold and PostgreSQL reads as a boolean parameter.
+ */
 export type SqlValue = string | number | bigint | null;
 
 /**

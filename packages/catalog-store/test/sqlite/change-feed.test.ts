@@ -7,10 +7,10 @@ import { MIGRATIONS } from '../../src/adapters/sqlite/migrations/index.ts';
 import { openDatabase } from '../../src/adapters/sqlite/open-database.ts';
 import {
   runInWriteTransaction,
+  runOn,
   sqliteRecordEngine,
 } from '../../src/adapters/sqlite/records/sqlite-record-engine.ts';
 import { inWriteTransaction } from '../../src/adapters/sqlite/transaction.ts';
-import { insertBrand } from '../../src/adapters/sqlite/write-brand.ts';
 import { writeProduct } from '../../src/adapters/sqlite/write-product.ts';
 import { refreshStaleSearchDocuments } from '../../src/adapters/sqlite/write-search-documents.ts';
 import {
@@ -23,6 +23,7 @@ import {
   type ProductInput,
   ValidationError,
 } from '../../src/index.ts';
+import { insertBrand } from '../../src/records/brand-records.ts';
 import { RecordClientStore } from '../../src/records/record-client-store.ts';
 import { insertWebChannel } from '../../src/records/web-channel-records.ts';
 import { DEMO_WEB_CHANNELS, generateProductBatches } from '../../src/seed/generate-catalogue.ts';
@@ -91,7 +92,7 @@ describe('change feed (SQLite)', () => {
     const second = aProduct();
     inWriteTransaction(db, () => {
       runInWriteTransaction(db, insertWebChannel({ slug: 'main-site', name: 'Main site' }, 1_000));
-      insertBrand(db, { name: 'Acme' }, 2_000);
+      runOn(db, insertBrand({ name: 'Acme' }, 2_000));
       writeProduct(db, first, 3_000, 'upsert');
       writeProduct(db, second, 4_000, 'upsert');
       // Written again later: the backfill keeps its seq's place and takes its newest updatedAt.

@@ -1,10 +1,10 @@
 import type pg from 'pg';
 import type { CatalogueSnapshot } from '../../ports/catalog-store.ts';
+import { insertBrand } from '../../records/brand-records.ts';
 import { insertWebChannel } from '../../records/web-channel-records.ts';
 import { catalogueIsEmpty, loadEmptyCatalogue } from './load-empty-catalogue.ts';
 import { runInWriteTransaction } from './records/postgres-record-engine.ts';
 import { inWriteTransaction } from './transaction.ts';
-import { insertBrand } from './write-brand.ts';
 
 /**
  * The snapshot's channels, brands and products in one transaction, only when the catalogue has no
@@ -26,7 +26,7 @@ export async function loadIfEmpty(pool: pg.Pool, snapshot: CatalogueSnapshot): P
     const named = new Set(brands.rows.map((row) => row.name));
     for (const brand of snapshot.brands) {
       if (named.has(brand.name.trim())) continue;
-      named.add((await insertBrand(client, brand, ts)).name);
+      named.add((await runInWriteTransaction(client, ts, insertBrand(brand, ts))).name);
     }
     await loadEmptyCatalogue(client, ts, snapshot.products, {});
     return true;

@@ -2,12 +2,12 @@ import type { RecordStore } from '../../ports/catalog-store.ts';
 import { canonicaliseStoredEmails } from '../../records/admin-user-records.ts';
 import { RecordAdminUserStore } from '../../records/record-admin-user-store.ts';
 import { RecordAuditLog } from '../../records/record-audit-log.ts';
+import { RecordBrandStore } from '../../records/record-brand-store.ts';
 import { RecordClientStore } from '../../records/record-client-store.ts';
 import { RecordWebChannelStore } from '../../records/record-web-channel-store.ts';
 import { loadIfEmpty } from './load-if-empty.ts';
 import { migratePostgres } from './migrate.ts';
 import { openPool, type PostgresConnectionOptions } from './open-pool.ts';
-import { PostgresBrandStore } from './postgres-brand-store.ts';
 import { PostgresChangeFeed } from './postgres-change-feed.ts';
 import { PostgresProductStore } from './postgres-product-store.ts';
 import { postgresRecordEngine } from './records/postgres-record-engine.ts';
@@ -28,7 +28,7 @@ export async function openPostgresRecordStore(options: PostgresRecordStoreOption
   let ended: Promise<void> | undefined;
   return {
     products: new PostgresProductStore(pool),
-    brands: new PostgresBrandStore(pool),
+    brands: new RecordBrandStore(records),
     webChannels: new RecordWebChannelStore(records),
     clients: new RecordClientStore(records),
     adminUsers: new RecordAdminUserStore(records),

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { ProductInput, RelatedProductInput } from '../../model/product.ts';
 import type { UpsertSummary } from '../../ports/product-store.ts';
+import { resolveBrand } from '../../records/brand-records.ts';
 import type { BrandRef } from '../../write-rules/brand-rules.ts';
 import { changedRelationTargets } from '../../write-rules/changed-relation-targets.ts';
 import type { CheckedBatch } from '../../write-rules/product-batch.ts';
@@ -8,7 +9,7 @@ import { createdAtOf } from '../../write-rules/product-write.ts';
 import { WRITTEN_COLUMNS, writtenValues } from '../product-columns.ts';
 import { channelValues, registeredChannels } from './channel-visibility.ts';
 import { copyLine, copyLines } from './copy-rows.ts';
-import { resolveBrand } from './write-brand.ts';
+import { runInWriteTransaction } from './records/postgres-record-engine.ts';
 import { bumpRelationTargets, writeProduct } from './write-product.ts';
 
 /** A product of the batch written set-based: the first occurrence of its id in the batch. */
@@ -54,7 +55,7 @@ function brandResolver(client: pg.PoolClient, ts: number): BrandsOf {
       const key = `${input.brandSlug?.trim() ?? ''}\u0000${input.brandName?.trim() ?? ''}`;
       let brand = brands.get(key);
       if (brand === undefined) {
-        brand = await resolveBrand(client, input.brandName, input.brandSlug, ts);
+        brand = await runInWriteTransaction(client, ts, resolveBrand(input.brandName, input.brandSlug, ts));
         brands.set(key, brand);
       }
       resolved.push(brand);

@@ -1,10 +1,10 @@
 import type pg from 'pg';
 import type { SnapshotBatch } from '../../model/change.ts';
 import type { ProductRecord, RelatedProduct, RelationType } from '../../model/product.ts';
+import { BRAND_COLUMNS, type BrandRow, toBrand } from '../brand-row.ts';
 import { RECORD_COLUMNS } from '../product-columns.ts';
 import { type ChannelRow, SELECT_CHANNEL, toChannel } from '../web-channel-row.ts';
 import { feedHead } from './feed-head.ts';
-import { BRAND_COLUMNS, type BrandRow, toBrand } from './postgres-brand-store.ts';
 import { storeErrorOf } from './postgres-errors.ts';
 import { type ProductRow, toRecord } from './product-rows.ts';
 

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { ProductInput, RelatedProductInput } from '../../model/product.ts';
+import { resolveBrand } from '../../records/brand-records.ts';
 import { changedRelationTargets } from '../../write-rules/changed-relation-targets.ts';
 import {
   checkWriteMode,
@@ -10,7 +11,7 @@ import {
 } from '../../write-rules/product-write.ts';
 import { WRITTEN_COLUMNS, writtenValues } from '../product-columns.ts';
 import { channelValues, registeredChannels } from './channel-visibility.ts';
-import { resolveBrand } from './write-brand.ts';
+import { runInWriteTransaction } from './records/postgres-record-engine.ts';
 
 const INSERTED_COLUMNS = [...WRITTEN_COLUMNS, 'id', 'created_at'];
 const INSERT_SQL = `INSERT INTO products (${INSERTED_COLUMNS.join(', ')})
@@ -88,7 +89,11 @@ export async function writeProduct(
   const found = await client.query<{ seq: number }>('SELECT seq FROM products WHERE id = $1', [id]);
   const existing = found.rows[0]?.seq;
   checkWriteMode(mode, id, existing !== undefined);
-  const values = writtenValues(input, await resolveBrand(client, input.brandName, input.brandSlug, ts), ts);
+  const values = writtenValues(
+    input,
+    await runInWriteTransaction(client, ts, resolveBrand(input.brandName, input.brandSlug, ts)),
+    ts,
+  );
   let seq: number;
   if (existing === undefined) {
     const inserted = await client.query<{ seq: number }>(INSERT_SQL, [...values, id, createdAtOf(input, ts)]);

@@ -1,11 +1,12 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { ProductInput } from '../../model/product.ts';
+import { resolveBrand } from '../../records/brand-records.ts';
 import type { BrandRef } from '../../write-rules/brand-rules.ts';
 import type { CheckedBatch } from '../../write-rules/product-batch.ts';
 import { createdAtOf, type PreparedProduct } from '../../write-rules/product-write.ts';
 import { unregisteredChannel } from '../../write-rules/record-rules.ts';
+import { runOn } from './records/sqlite-record-engine.ts';
 import { statement } from './statement-cache.ts';
-import { resolveBrand } from './write-brand.ts';
 import { INSERT_SQL, rowValues } from './write-product.ts';
 
 export interface InsertedBatch {
@@ -30,7 +31,7 @@ function lookups(db: DatabaseSync, ts: number): Lookups {
       const key = `${input.brandSlug?.trim() ?? ''}\u0000${input.brandName?.trim() ?? ''}`;
       let brand = brands.get(key);
       if (brand === undefined && !brands.has(key)) {
-        brand = resolveBrand(db, input.brandName, input.brandSlug, ts);
+        brand = runOn(db, resolveBrand(input.brandName, input.brandSlug, ts));
         brands.set(key, brand);
       }
       return brand ?? null;

@@ -2,8 +2,10 @@ import { availableParallelism } from 'node:os';
 import type { DatabaseSync } from 'node:sqlite';
 import type { CatalogStore, CatalogueSnapshot } from '../../ports/catalog-store.ts';
 import { canonicaliseStoredEmails } from '../../records/admin-user-records.ts';
+import { insertBrand } from '../../records/brand-records.ts';
 import { RecordAdminUserStore } from '../../records/record-admin-user-store.ts';
 import { RecordAuditLog } from '../../records/record-audit-log.ts';
+import { RecordBrandStore } from '../../records/record-brand-store.ts';
 import { RecordClientStore } from '../../records/record-client-store.ts';
 import { RecordWebChannelStore } from '../../records/record-web-channel-store.ts';
 import { insertWebChannel } from '../../records/web-channel-records.ts';
@@ -14,8 +16,8 @@ import { catalogueIsEmpty, EMPTY_LOAD_CACHE_KIB, loadEmptyCatalogue } from './lo
 import { migrate } from './migrate.ts';
 import { openDatabase } from './open-database.ts';
 import {
-  runDirect,
   runInWriteTransaction,
+  runOn,
   SQLITE_DIALECT,
   sqliteRecordEngine,
 } from './records/sqlite-record-engine.ts';
@@ -23,13 +25,11 @@ import { SearchPageCache } from './search/page-cache.ts';
 import { SqliteBrandSearch } from './search/sqlite-brand-search.ts';
 import { SqliteProductSearch } from './search/sqlite-product-search.ts';
 import { type SearchPoolObserver, SearchWorkerPool } from './search/worker-pool.ts';
-import { SqliteBrandStore } from './sqlite-brand-store.ts';
 import { SqliteChangeFeed } from './sqlite-change-feed.ts';
 import { SqliteProductStore } from './sqlite-product-store.ts';
 import { statement } from './statement-cache.ts';
 
 import { inLongWriteTransaction, setBeforeCommit, transactionTime } from './transaction.ts';
-import { insertBrand } from './write-brand.ts';
 import { backfillSearchDocuments, refreshStaleSearchDocuments } from './write-search-documents.ts';
 
 export interface SqliteCatalogStoreOptions {
@@ -77,7 +77,7 @@ async function loadIfEmpty(db: DatabaseSync, snapshot: CatalogueSnapshot): Promi
     }
     for (const brand of snapshot.brands) {
       if (statement(db, 'SELECT 1 FROM brands WHERE name = ?').get(brand.name.trim()) === undefined) {
-        insertBrand(db, brand, ts);
+        runOn(db, insertBrand(brand, ts));
       }
     }
     raiseCacheForLoad(db, EMPTY_LOAD_CACHE_KIB);
@@ -101,7 +101,7 @@ export function openSqliteCatalogue(options: SqliteCatalogStoreOptions): {
 } {
   const db = openDatabase(options.databasePath);
   migrate(db);
-  runDirect(db, canonicaliseStoredEmails(SQLITE_DIALECT));
+  runOn(db, canonicaliseStoredEmails(SQLITE_DIALECT));
   setBeforeCommit(db, () => refreshStaleSearchDocuments(db));
   // Once per database; at 1M products about half a minute, in short transactions.
   backfillSearchDocuments(db);
@@ -114,7 +114,7 @@ export function openSqliteCatalogue(options: SqliteCatalogStoreOptions): {
   const records = sqliteRecordEngine(db);
   const store: CatalogStore = {
     products: new SqliteProductStore(db),
-    brands: new SqliteBrandStore(db),
+    brands: new RecordBrandStore(records),
     webChannels: new RecordWebChannelStore(records),
     clients: new RecordClientStore(records),
     adminUsers: new RecordAdminUserStore(records),

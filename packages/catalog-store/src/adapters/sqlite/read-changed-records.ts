@@ -1,10 +1,9 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { Change, ChangedRecords, ChangeEntity } from '../../model/change.ts';
+import { BRAND_COLUMNS, type BrandRow, toBrand } from '../brand-row.ts';
 import { type ChannelRow, toChannel } from '../web-channel-row.ts';
-import { type BrandRow, toBrand } from './brand-row.ts';
 import { feedHead, readChanges } from './read-changes.ts';
 import { readProductsBySeq } from './read-products.ts';
-import { BRAND_COLUMNS } from './sqlite-brand-store.ts';
 import { statement } from './statement-cache.ts';
 import { inReadTransaction } from './transaction.ts';
 

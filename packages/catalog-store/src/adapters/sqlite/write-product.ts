@@ -1,5 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { ProductInput, RelatedProductInput } from '../../model/product.ts';
+import { resolveBrand } from '../../records/brand-records.ts';
 import type { BrandRef } from '../../write-rules/brand-rules.ts';
 import { changedRelationTargets } from '../../write-rules/changed-relation-targets.ts';
 import {
@@ -11,8 +12,8 @@ import {
 } from '../../write-rules/product-write.ts';
 import { unregisteredChannel } from '../../write-rules/record-rules.ts';
 import { WRITTEN_COLUMNS, writtenValues } from '../product-columns.ts';
+import { runOn } from './records/sqlite-record-engine.ts';
 import { statement } from './statement-cache.ts';
-import { resolveBrand } from './write-brand.ts';
 
 export const INSERT_SQL = `INSERT INTO products (id, created_at, ${WRITTEN_COLUMNS.join(', ')})
   VALUES (?, ?, ${WRITTEN_COLUMNS.map(() => '?').join(', ')}) RETURNING seq`;
@@ -83,7 +84,7 @@ export function writeProduct(
     | { seq: number }
     | undefined;
   checkWriteMode(mode, id, existing !== undefined);
-  const values = rowValues(input, resolveBrand(db, input.brandName, input.brandSlug, ts), ts);
+  const values = rowValues(input, runOn(db, resolveBrand(input.brandName, input.brandSlug, ts)), ts);
   let seq: number;
   if (existing === undefined) {
     seq = (statement(db, INSERT_SQL).get(id, createdAtOf(input, ts), ...values) as { seq: number }).seq;

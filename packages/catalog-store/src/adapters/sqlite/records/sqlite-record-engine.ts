@@ -34,8 +34,11 @@ export function runInWriteTransaction<T>(db: DatabaseSync, work: RecordWork<T>):
   return inWriteTransaction(db, () => runRecordWork(work, sqliteStep(db)));
 }
 
-/** Runs a rule's statements each on its own, synchronously, outside any write transaction. */
-export function runDirect<T>(db: DatabaseSync, work: RecordWork<T>): T {
+/**
+ * Runs a rule's statements on `db` synchronously as they come: inside the transaction open on it,
+ * or each on its own when none is.
+ */
+export function runOn<T>(db: DatabaseSync, work: RecordWork<T>): T {
   return runRecordWork(work, sqliteStep(db));
 }
 
@@ -47,6 +50,6 @@ export function sqliteRecordEngine(db: DatabaseSync): RecordEngine {
   return {
     dialect: SQLITE_DIALECT,
     write: async (work) => runInWriteTransaction(db, work()),
-    direct: async (work) => runDirect(db, work()),
+    direct: async (work) => runOn(db, work()),
   };
 }
