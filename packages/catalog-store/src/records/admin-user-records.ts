@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { toUser, type UserRow } from '../adapters/admin-user-row.ts';
-import { emailRewrites, type StoredEmail } from '../adapters/canonical-emails.ts';
 import { adminUserCreatedEvent, adminUserUpdatedEvent } from '../audit/admin-user-events.ts';
 import { NotFoundError } from '../errors/request-errors.ts';
 import type { AdminUser, AdminUserPatch, NewAdminUser } from '../model/admin-user.ts';
 import type { AuditContext } from '../model/audit-event.ts';
 import { adminEmail, adminEmailTaken } from '../write-rules/record-rules.ts';
+import { toUser, type UserRow } from './admin-user-row.ts';
 import { appendAuditEvent } from './audit-records.ts';
+import { emailRewrites, type StoredEmail } from './canonical-emails.ts';
 import type { SqlDialect } from './record-engine.ts';
 import { type RecordWork, row, rows, run, transactionTime } from './record-work.ts';
 
@@ -67,7 +67,7 @@ export function* updateAdminUser(
 }
 
 /**
- * Rewrites emails stored before they were canonical (../adapters/canonical-emails.ts). Each row is
+ * Rewrites emails stored before they were canonical (canonical-emails.ts). Each row is
  * its own statement, conditional on the spelling read and on no other account holding the form, so
  * that instances opening at once rewrite it once and a form another account holds leaves the row as
  * it was. SQLite's column keeps its NOCASE collation: canonical forms hold no ASCII capital, so

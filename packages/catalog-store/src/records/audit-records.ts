@@ -1,7 +1,7 @@
-import { AUDIT_INSERT_COLUMNS, auditRowValues } from '../adapters/audit-row.ts';
 import { toIso } from '../adapters/timestamps.ts';
 import type { AuditQuery } from '../audit/audit-query.ts';
 import type { AuditEvent, NewAuditEvent } from '../model/audit-event.ts';
+import { AUDIT_INSERT_COLUMNS, auditRowValues } from './audit-row.ts';
 import type { SqlDialect } from './record-engine.ts';
 import { type RecordWork, row, type SqlValue, transactionTime } from './record-work.ts';
 

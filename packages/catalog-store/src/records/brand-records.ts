@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { BRAND_COLUMNS, type BrandRow, toBrand } from '../adapters/brand-row.ts';
 import { brandArchivedEvent, brandCreatedEvent, brandUpdatedEvent } from '../audit/brand-events.ts';
 import { NotFoundError } from '../errors/request-errors.ts';
 import type { AuditContext, NewAuditEvent } from '../model/audit-event.ts';
@@ -19,6 +18,7 @@ import {
   slugCandidates,
 } from '../write-rules/brand-rules.ts';
 import { appendAuditEvent } from './audit-records.ts';
+import { BRAND_COLUMNS, type BrandRow, toBrand } from './brand-row.ts';
 import { type RecordWork, row, run, transactionTime } from './record-work.ts';
 
 export function* brandRow(

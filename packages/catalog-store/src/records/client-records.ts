@@ -1,10 +1,10 @@
-import { type ClientRow, SELECT_CLIENT, toClient } from '../adapters/client-row.ts';
 import { clientCreatedEvent, clientRevokedEvent, clientUpdatedEvent } from '../audit/client-events.ts';
 import { NotFoundError } from '../errors/request-errors.ts';
 import type { AuditContext } from '../model/audit-event.ts';
 import type { Actor, ClientPatch, NewClient, StoredClient } from '../model/m2m-client.ts';
 import { checkClientChangeable, clientIdTaken, unregisteredChannel } from '../write-rules/record-rules.ts';
 import { appendAuditEvent } from './audit-records.ts';
+import { type ClientRow, SELECT_CLIENT, toClient } from './client-row.ts';
 import { type RecordWork, row, run, transactionTime } from './record-work.ts';
 
 export function* clientRow(clientId: string): RecordWork<ClientRow | undefined> {

@@ -1,9 +1,9 @@
-import { toUser, type UserRow } from '../adapters/admin-user-row.ts';
 import { canonicalEmail } from '../model/admin-email.ts';
 import type { AdminUser, AdminUserPatch, NewAdminUser } from '../model/admin-user.ts';
 import type { AuditContext } from '../model/audit-event.ts';
 import type { AdminUserStore } from '../ports/admin-user-store.ts';
 import { createAdminUser, updateAdminUser, userRow } from './admin-user-records.ts';
+import { toUser, type UserRow } from './admin-user-row.ts';
 import type { RecordEngine } from './record-engine.ts';
 import { rows } from './record-work.ts';
 

@@ -1,8 +1,8 @@
-import { type AuditRow, toEvent } from '../adapters/audit-row.ts';
 import { auditQuery } from '../audit/audit-query.ts';
 import type { AuditFilter, AuditPage, NewAuditEvent } from '../model/audit-event.ts';
 import type { AuditLog } from '../ports/audit-log.ts';
 import { appendAuditEvent, auditPageQuery } from './audit-records.ts';
+import { type AuditRow, toEvent } from './audit-row.ts';
 import type { RecordEngine } from './record-engine.ts';
 import { rows } from './record-work.ts';
 

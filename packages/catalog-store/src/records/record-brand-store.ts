@@ -1,8 +1,8 @@
-import { BRAND_COLUMNS, type BrandRow, toBrand } from '../adapters/brand-row.ts';
 import type { AuditContext } from '../model/audit-event.ts';
 import type { Brand, BrandInput, BrandPatch, BrandWithProductCount } from '../model/brand.ts';
 import type { BrandStore } from '../ports/brand-store.ts';
 import { archiveBrand, brandRow, createBrand, updateBrand } from './brand-records.ts';
+import { BRAND_COLUMNS, type BrandRow, toBrand } from './brand-row.ts';
 import type { RecordEngine } from './record-engine.ts';
 import { rows } from './record-work.ts';
 

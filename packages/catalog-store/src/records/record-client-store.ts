@@ -1,4 +1,3 @@
-import { type ClientRow, SELECT_CLIENT, toClient } from '../adapters/client-row.ts';
 import type { AuditContext } from '../model/audit-event.ts';
 import type { Actor, ClientPatch, ClientStatusFilter, NewClient, StoredClient } from '../model/m2m-client.ts';
 import type { ClientStore } from '../ports/client-store.ts';
@@ -9,6 +8,7 @@ import {
   updateClient,
   updateClientBookkeeping,
 } from './client-records.ts';
+import { type ClientRow, SELECT_CLIENT, toClient } from './client-row.ts';
 import type { RecordEngine } from './record-engine.ts';
 import { rows } from './record-work.ts';
 

@@ -1,10 +1,10 @@
-import { type ChannelRow, SELECT_CHANNEL, toChannel } from '../adapters/web-channel-row.ts';
 import type { AuditContext } from '../model/audit-event.ts';
 import type { WebChannel, WebChannelInput } from '../model/web-channel.ts';
 import type { WebChannelStore } from '../ports/web-channel-store.ts';
 import type { RecordEngine } from './record-engine.ts';
 import { rows } from './record-work.ts';
 import { channelRow, createWebChannel, renameWebChannel } from './web-channel-records.ts';
+import { type ChannelRow, SELECT_CHANNEL, toChannel } from './web-channel-row.ts';
 
 /** The web channels on either record engine. */
 export class RecordWebChannelStore implements WebChannelStore {

@@ -1,4 +1,3 @@
-import { type ChannelRow, SELECT_CHANNEL, toChannel } from '../adapters/web-channel-row.ts';
 import { webChannelCreatedEvent, webChannelRenamedEvent } from '../audit/web-channel-events.ts';
 import { NotFoundError } from '../errors/request-errors.ts';
 import type { AuditContext } from '../model/audit-event.ts';
@@ -6,6 +5,7 @@ import type { WebChannel, WebChannelInput } from '../model/web-channel.ts';
 import { channelSlugTaken, checkChannelSlug } from '../write-rules/record-rules.ts';
 import { appendAuditEvent } from './audit-records.ts';
 import { type RecordWork, row, transactionTime } from './record-work.ts';
+import { type ChannelRow, SELECT_CHANNEL, toChannel } from './web-channel-row.ts';
 
 export function* channelRow(slug: string): RecordWork<ChannelRow | undefined> {
   return yield* row<ChannelRow>(`${SELECT_CHANNEL} WHERE slug = ?`, slug);

@@ -10,8 +10,8 @@ import {
   runOn,
   sqliteRecordEngine,
 } from '../../src/adapters/sqlite/records/sqlite-record-engine.ts';
+import { writeProduct } from '../../src/adapters/sqlite/records/write-product.ts';
 import { inWriteTransaction } from '../../src/adapters/sqlite/transaction.ts';
-import { writeProduct } from '../../src/adapters/sqlite/write-product.ts';
 import { refreshStaleSearchDocuments } from '../../src/adapters/sqlite/write-search-documents.ts';
 import {
   type CatalogStore,

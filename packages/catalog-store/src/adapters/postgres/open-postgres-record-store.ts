@@ -5,11 +5,11 @@ import { RecordAuditLog } from '../../records/record-audit-log.ts';
 import { RecordBrandStore } from '../../records/record-brand-store.ts';
 import { RecordClientStore } from '../../records/record-client-store.ts';
 import { RecordWebChannelStore } from '../../records/record-web-channel-store.ts';
-import { loadIfEmpty } from './load-if-empty.ts';
 import { migratePostgres } from './migrate.ts';
 import { openPool, type PostgresConnectionOptions } from './open-pool.ts';
-import { PostgresChangeFeed } from './postgres-change-feed.ts';
-import { PostgresProductStore } from './postgres-product-store.ts';
+import { loadIfEmpty } from './records/load-if-empty.ts';
+import { PostgresChangeFeed } from './records/postgres-change-feed.ts';
+import { PostgresProductStore } from './records/postgres-product-store.ts';
 import { postgresRecordEngine } from './records/postgres-record-engine.ts';
 
 export type PostgresRecordStoreOptions = PostgresConnectionOptions;

@@ -11,10 +11,16 @@ import { RecordWebChannelStore } from '../../records/record-web-channel-store.ts
 import { insertWebChannel } from '../../records/web-channel-records.ts';
 import { catalogueVersionReader } from './catalogue-version.ts';
 import { compactFullTextIndex } from './compact-full-text-index.ts';
-import { raiseCacheForLoad } from './load-cache.ts';
-import { catalogueIsEmpty, EMPTY_LOAD_CACHE_KIB, loadEmptyCatalogue } from './load-empty-catalogue.ts';
 import { migrate } from './migrate.ts';
 import { openDatabase } from './open-database.ts';
+import { raiseCacheForLoad } from './records/load-cache.ts';
+import {
+  catalogueIsEmpty,
+  EMPTY_LOAD_CACHE_KIB,
+  loadEmptyCatalogue,
+} from './records/load-empty-catalogue.ts';
+import { SqliteChangeFeed } from './records/sqlite-change-feed.ts';
+import { SqliteProductStore } from './records/sqlite-product-store.ts';
 import {
   runInWriteTransaction,
   runOn,
@@ -25,8 +31,6 @@ import { SearchPageCache } from './search/page-cache.ts';
 import { SqliteBrandSearch } from './search/sqlite-brand-search.ts';
 import { SqliteProductSearch } from './search/sqlite-product-search.ts';
 import { type SearchPoolObserver, SearchWorkerPool } from './search/worker-pool.ts';
-import { SqliteChangeFeed } from './sqlite-change-feed.ts';
-import { SqliteProductStore } from './sqlite-product-store.ts';
 import { statement } from './statement-cache.ts';
 
 import { inLongWriteTransaction, setBeforeCommit, transactionTime } from './transaction.ts';

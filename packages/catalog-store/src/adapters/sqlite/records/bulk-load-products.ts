@@ -1,9 +1,12 @@
 import type { DatabaseSync } from 'node:sqlite';
-import { importBatchEvent } from '../../audit/product-events.ts';
-import type { AuditContext } from '../../model/audit-event.ts';
-import type { ProductInput } from '../../model/product.ts';
-import type { UpsertSummary } from '../../ports/product-store.ts';
-import { checkBatch } from '../../write-rules/product-batch.ts';
+import { importBatchEvent } from '../../../audit/product-events.ts';
+import type { AuditContext } from '../../../model/audit-event.ts';
+import type { ProductInput } from '../../../model/product.ts';
+import type { UpsertSummary } from '../../../ports/product-store.ts';
+import { checkBatch } from '../../../write-rules/product-batch.ts';
+import { statement } from '../statement-cache.ts';
+import { inWriteTransaction, transactionTime } from '../transaction.ts';
+import { appendAuditEvent } from './append-audit-event.ts';
 import {
   APPEND_NEW_CHANGES,
   BUMP_RELATION_TARGETS,
@@ -14,10 +17,6 @@ import {
 import { newProductInserter } from './insert-new-products.ts';
 import { restoreSchemaObjects, suspendInsertTriggers } from './insert-triggers.ts';
 import { BATCH_LOAD_CACHE_KIB, raiseCacheForLoad } from './load-cache.ts';
-import { appendAuditEvent } from './records/append-audit-event.ts';
-import { statement } from './statement-cache.ts';
-
-import { inWriteTransaction, transactionTime } from './transaction.ts';
 import { writeProduct } from './write-product.ts';
 
 const DERIVE_FOR_NEW_ROWS = [INDEX_NEW_TEXT, ...COUNT_NEW_FACETS, ...QUEUE_NEW_DOCUMENTS, APPEND_NEW_CHANGES];

@@ -1,5 +1,5 @@
+import { toIso } from '../adapters/timestamps.ts';
 import type { WebChannel } from '../model/web-channel.ts';
-import { toIso } from './timestamps.ts';
 
 // A web_channels row, the same columns on both engines, as a WebChannel.
 

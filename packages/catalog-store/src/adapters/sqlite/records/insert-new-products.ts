@@ -1,12 +1,12 @@
 import type { DatabaseSync } from 'node:sqlite';
-import type { ProductInput } from '../../model/product.ts';
-import { resolveBrand } from '../../records/brand-records.ts';
-import type { BrandRef } from '../../write-rules/brand-rules.ts';
-import type { CheckedBatch } from '../../write-rules/product-batch.ts';
-import { createdAtOf, type PreparedProduct } from '../../write-rules/product-write.ts';
-import { unregisteredChannel } from '../../write-rules/record-rules.ts';
-import { runOn } from './records/sqlite-record-engine.ts';
-import { statement } from './statement-cache.ts';
+import type { ProductInput } from '../../../model/product.ts';
+import { resolveBrand } from '../../../records/brand-records.ts';
+import type { BrandRef } from '../../../write-rules/brand-rules.ts';
+import type { CheckedBatch } from '../../../write-rules/product-batch.ts';
+import { createdAtOf, type PreparedProduct } from '../../../write-rules/product-write.ts';
+import { unregisteredChannel } from '../../../write-rules/record-rules.ts';
+import { statement } from '../statement-cache.ts';
+import { runOn } from './sqlite-record-engine.ts';
 import { INSERT_SQL, rowValues } from './write-product.ts';
 
 export interface InsertedBatch {

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { unregisteredChannel } from '../../write-rules/record-rules.ts';
+import { unregisteredChannel } from '../../../write-rules/record-rules.ts';
 
 /** Web channel ids by slug: a handful of rows, read once per write rather than once per slug. */
 export async function registeredChannels(client: pg.PoolClient): Promise<Map<string, number>> {

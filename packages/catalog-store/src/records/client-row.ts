@@ -1,5 +1,5 @@
+import { toIso, toIsoOrNull } from '../adapters/timestamps.ts';
 import type { ClientScope, ClientStatus, StoredClient } from '../model/m2m-client.ts';
-import { toIso, toIsoOrNull } from './timestamps.ts';
 
 // An m2m_clients row joined with its channel's slug, the same on both engines, as a StoredClient.
 

@@ -1,11 +1,11 @@
 import type pg from 'pg';
-import type { SnapshotBatch } from '../../model/change.ts';
-import type { ProductRecord, RelatedProduct, RelationType } from '../../model/product.ts';
-import { BRAND_COLUMNS, type BrandRow, toBrand } from '../brand-row.ts';
-import { RECORD_COLUMNS } from '../product-columns.ts';
-import { type ChannelRow, SELECT_CHANNEL, toChannel } from '../web-channel-row.ts';
+import type { SnapshotBatch } from '../../../model/change.ts';
+import type { ProductRecord, RelatedProduct, RelationType } from '../../../model/product.ts';
+import { BRAND_COLUMNS, type BrandRow, toBrand } from '../../../records/brand-row.ts';
+import { type ChannelRow, SELECT_CHANNEL, toChannel } from '../../../records/web-channel-row.ts';
+import { RECORD_COLUMNS } from '../../product-columns.ts';
+import { storeErrorOf } from '../postgres-errors.ts';
 import { feedHead } from './feed-head.ts';
-import { storeErrorOf } from './postgres-errors.ts';
 import { type ProductRow, toRecord } from './product-rows.ts';
 
 const SELECT_PRODUCTS = `SELECT ${RECORD_COLUMNS.join(', ')} FROM products WHERE seq > $1 ORDER BY seq LIMIT $2`;

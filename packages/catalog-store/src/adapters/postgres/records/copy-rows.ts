@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { ColumnValue } from '../product-columns.ts';
+import type { ColumnValue } from '../../product-columns.ts';
 
 /** Rows per chunk sent: a batch of ten thousand products is never one string of tens of megabytes. */
 const ROWS_PER_CHUNK = 1000;

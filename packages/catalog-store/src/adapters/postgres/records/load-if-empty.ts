@@ -1,10 +1,10 @@
 import type pg from 'pg';
-import type { CatalogueSnapshot } from '../../ports/catalog-store.ts';
-import { insertBrand } from '../../records/brand-records.ts';
-import { insertWebChannel } from '../../records/web-channel-records.ts';
+import type { CatalogueSnapshot } from '../../../ports/catalog-store.ts';
+import { insertBrand } from '../../../records/brand-records.ts';
+import { insertWebChannel } from '../../../records/web-channel-records.ts';
+import { inWriteTransaction } from '../transaction.ts';
 import { catalogueIsEmpty, loadEmptyCatalogue } from './load-empty-catalogue.ts';
-import { runInWriteTransaction } from './records/postgres-record-engine.ts';
-import { inWriteTransaction } from './transaction.ts';
+import { runInWriteTransaction } from './postgres-record-engine.ts';
 
 /**
  * The snapshot's channels, brands and products in one transaction, only when the catalogue has no

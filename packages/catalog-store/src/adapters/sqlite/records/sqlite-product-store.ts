@@ -4,10 +4,10 @@ import {
   productArchivedEvent,
   productCreatedEvent,
   productReplacedEvent,
-} from '../../audit/product-events.ts';
-import { NotFoundError } from '../../errors/request-errors.ts';
-import type { AuditContext } from '../../model/audit-event.ts';
-import type { ProductInput, ProductRecord } from '../../model/product.ts';
+} from '../../../audit/product-events.ts';
+import { NotFoundError } from '../../../errors/request-errors.ts';
+import type { AuditContext } from '../../../model/audit-event.ts';
+import type { ProductInput, ProductRecord } from '../../../model/product.ts';
 import type {
   ActiveProductsPage,
   BulkLoadOptions,
@@ -15,15 +15,14 @@ import type {
   ProductBatches,
   ProductStore,
   UpsertSummary,
-} from '../../ports/product-store.ts';
-import { identifierKey } from '../../search/identifier-key.ts';
+} from '../../../ports/product-store.ts';
+import { identifierKey } from '../../../search/identifier-key.ts';
+import { statement } from '../statement-cache.ts';
+import { inWriteTransaction, transactionTime } from '../transaction.ts';
+import { appendAuditEvent } from './append-audit-event.ts';
 import { bulkLoadBatches } from './bulk-load-batches.ts';
 import { bulkLoadProducts } from './bulk-load-products.ts';
 import { readProductsBySeq } from './read-products.ts';
-import { appendAuditEvent } from './records/append-audit-event.ts';
-import { statement } from './statement-cache.ts';
-
-import { inWriteTransaction, transactionTime } from './transaction.ts';
 import { writeProduct } from './write-product.ts';
 
 function keysOf(codes: readonly string[] | undefined): string[] {

@@ -4,9 +4,9 @@ import type {
   ProductStatus,
   RelatedProduct,
   SpareEntry,
-} from '../../model/product.ts';
-import { columnOf, PLAIN_FIELDS } from '../product-columns.ts';
-import { toIso } from '../timestamps.ts';
+} from '../../../model/product.ts';
+import { columnOf, PLAIN_FIELDS } from '../../product-columns.ts';
+import { toIso } from '../../timestamps.ts';
 
 /** A products row as read-products.ts selects it: the record's columns and its derived parts. */
 export interface ProductRow {

@@ -1,13 +1,13 @@
 import type pg from 'pg';
-import type { Change, ChangedRecords, ChangeEntity, SnapshotBatch } from '../../model/change.ts';
-import type { ChangeFeed } from '../../ports/change-feed.ts';
-import { BRAND_COLUMNS, type BrandRow, toBrand } from '../brand-row.ts';
-import { toIso } from '../timestamps.ts';
-import { type ChannelRow, SELECT_CHANNEL, toChannel } from '../web-channel-row.ts';
+import type { Change, ChangedRecords, ChangeEntity, SnapshotBatch } from '../../../model/change.ts';
+import type { ChangeFeed } from '../../../ports/change-feed.ts';
+import { BRAND_COLUMNS, type BrandRow, toBrand } from '../../../records/brand-row.ts';
+import { type ChannelRow, SELECT_CHANNEL, toChannel } from '../../../records/web-channel-row.ts';
+import { toIso } from '../../timestamps.ts';
+import { inReadTransaction } from '../transaction.ts';
 import { feedHead } from './feed-head.ts';
 import { readProducts } from './read-products.ts';
 import { readPostgresSnapshot } from './read-snapshot.ts';
-import { inReadTransaction } from './transaction.ts';
 
 interface ChangeRow {
   sequence: number;

@@ -1,5 +1,5 @@
+import { toIso } from '../adapters/timestamps.ts';
 import type { Brand } from '../model/brand.ts';
-import { toIso } from './timestamps.ts';
 
 // A brands row, the same columns on both engines, as a Brand.
 

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
-import type { Change, ChangedRecords, SnapshotBatch } from '../../model/change.ts';
-import type { ChangeFeed } from '../../ports/change-feed.ts';
+import type { Change, ChangedRecords, SnapshotBatch } from '../../../model/change.ts';
+import type { ChangeFeed } from '../../../ports/change-feed.ts';
+import { statement } from '../statement-cache.ts';
 import { readChangedRecords } from './read-changed-records.ts';
 import { feedHead, readChanges } from './read-changes.ts';
 import { readSqliteSnapshot } from './read-snapshot.ts';
-import { statement } from './statement-cache.ts';
 
 export class SqliteChangeFeed implements ChangeFeed {
   readonly #db: DatabaseSync;

@@ -1,9 +1,9 @@
 import type { DatabaseSync } from 'node:sqlite';
-import type { BulkLoadOptions, ProductBatches, UpsertSummary } from '../../ports/product-store.ts';
+import type { BulkLoadOptions, ProductBatches, UpsertSummary } from '../../../ports/product-store.ts';
+import { inLongWriteTransaction } from '../transaction.ts';
 import { bulkLoadProducts } from './bulk-load-products.ts';
 import { raiseCacheForLoad } from './load-cache.ts';
 import { catalogueIsEmpty, EMPTY_LOAD_CACHE_KIB, loadEmptyCatalogue } from './load-empty-catalogue.ts';
-import { inLongWriteTransaction } from './transaction.ts';
 
 /**
  * `ProductStore.bulkLoadAll` on SQLite: an empty catalogue is loaded in one transaction

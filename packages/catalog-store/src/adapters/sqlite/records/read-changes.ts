@@ -1,7 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite';
-import type { Change, ChangeEntity } from '../../model/change.ts';
-import { toIso } from '../timestamps.ts';
-import { statement } from './statement-cache.ts';
+import type { Change, ChangeEntity } from '../../../model/change.ts';
+import { toIso } from '../../timestamps.ts';
+import { statement } from '../statement-cache.ts';
 
 interface ChangeRow {
   sequence: number;

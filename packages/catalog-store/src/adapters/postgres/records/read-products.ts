@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import type { ProductRecord } from '../../model/product.ts';
-import { RECORD_COLUMNS } from '../product-columns.ts';
+import type { ProductRecord } from '../../../model/product.ts';
+import { RECORD_COLUMNS } from '../../product-columns.ts';
 import { type ProductRow, toRecord } from './product-rows.ts';
 
 export type Queryable = pg.Pool | pg.PoolClient;

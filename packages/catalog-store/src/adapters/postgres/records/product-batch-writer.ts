@@ -1,15 +1,15 @@
 import type pg from 'pg';
-import type { ProductInput, RelatedProductInput } from '../../model/product.ts';
-import type { UpsertSummary } from '../../ports/product-store.ts';
-import { resolveBrand } from '../../records/brand-records.ts';
-import type { BrandRef } from '../../write-rules/brand-rules.ts';
-import { changedRelationTargets } from '../../write-rules/changed-relation-targets.ts';
-import type { CheckedBatch } from '../../write-rules/product-batch.ts';
-import { createdAtOf } from '../../write-rules/product-write.ts';
-import { WRITTEN_COLUMNS, writtenValues } from '../product-columns.ts';
+import type { ProductInput, RelatedProductInput } from '../../../model/product.ts';
+import type { UpsertSummary } from '../../../ports/product-store.ts';
+import { resolveBrand } from '../../../records/brand-records.ts';
+import type { BrandRef } from '../../../write-rules/brand-rules.ts';
+import { changedRelationTargets } from '../../../write-rules/changed-relation-targets.ts';
+import type { CheckedBatch } from '../../../write-rules/product-batch.ts';
+import { createdAtOf } from '../../../write-rules/product-write.ts';
+import { WRITTEN_COLUMNS, writtenValues } from '../../product-columns.ts';
 import { channelValues, registeredChannels } from './channel-visibility.ts';
 import { copyLine, copyLines } from './copy-rows.ts';
-import { runInWriteTransaction } from './records/postgres-record-engine.ts';
+import { runInWriteTransaction } from './postgres-record-engine.ts';
 import { bumpRelationTargets, writeProduct } from './write-product.ts';
 
 /** A product of the batch written set-based: the first occurrence of its id in the batch. */

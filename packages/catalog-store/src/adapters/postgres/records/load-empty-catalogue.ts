@@ -1,9 +1,9 @@
 import type pg from 'pg';
-import { importBatchEvent } from '../../audit/product-events.ts';
-import type { BulkLoadOptions, ProductBatches, UpsertSummary } from '../../ports/product-store.ts';
+import { importBatchEvent } from '../../../audit/product-events.ts';
+import type { BulkLoadOptions, ProductBatches, UpsertSummary } from '../../../ports/product-store.ts';
+import { appendAuditEvent } from './append-audit-event.ts';
 import { checkedAhead } from './checked-batches.ts';
 import { productBatchWriter } from './product-batch-writer.ts';
-import { appendAuditEvent } from './records/append-audit-event.ts';
 import { LOADED_TABLES, refreshStatistics } from './refresh-statistics.ts';
 
 export async function catalogueIsEmpty(client: pg.PoolClient): Promise<boolean> {

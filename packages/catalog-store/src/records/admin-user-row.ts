@@ -1,5 +1,5 @@
+import { toIso } from '../adapters/timestamps.ts';
 import type { AdminUser } from '../model/admin-user.ts';
-import { toIso } from './timestamps.ts';
 
 // An admin_users row, the same columns on both engines, and the user it holds.
 

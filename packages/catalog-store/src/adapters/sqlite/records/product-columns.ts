@@ -1,4 +1,4 @@
-import { columnOf, PLAIN_FIELDS, RECORD_COLUMNS } from '../product-columns.ts';
+import { columnOf, PLAIN_FIELDS, RECORD_COLUMNS } from '../../product-columns.ts';
 
 export const PRODUCT_ROW_COLUMNS = RECORD_COLUMNS.join(', ');
 

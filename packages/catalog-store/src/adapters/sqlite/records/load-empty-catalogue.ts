@@ -1,18 +1,17 @@
 import type { DatabaseSync } from 'node:sqlite';
-import { importBatchEvent } from '../../audit/product-events.ts';
-import type { ProductInput } from '../../model/product.ts';
-import type { BulkLoadOptions, ProductBatches, UpsertSummary } from '../../ports/product-store.ts';
-import { checkBatch } from '../../write-rules/product-batch.ts';
+import { importBatchEvent } from '../../../audit/product-events.ts';
+import type { ProductInput } from '../../../model/product.ts';
+import type { BulkLoadOptions, ProductBatches, UpsertSummary } from '../../../ports/product-store.ts';
+import { checkBatch } from '../../../write-rules/product-batch.ts';
+import { statement } from '../statement-cache.ts';
+import { transactionTime } from '../transaction.ts';
+import { writeSearchDocuments } from '../write-search-documents.ts';
+import { appendAuditEvent } from './append-audit-event.ts';
 import { APPEND_NEW_CHANGES, COUNT_NEW_FACETS, INDEX_NEW_TEXT } from './derive-new-rows.ts';
 import { newProductInserter } from './insert-new-products.ts';
 import { restoreSchemaObjects, suspendInsertTriggers } from './insert-triggers.ts';
-import { appendAuditEvent } from './records/append-audit-event.ts';
 import { dropSecondaryIndexes } from './secondary-indexes.ts';
-import { statement } from './statement-cache.ts';
-import { transactionTime } from './transaction.ts';
-
 import { writeProduct } from './write-product.ts';
-import { writeSearchDocuments } from './write-search-documents.ts';
 
 /**
  * Page cache for a load into an empty catalogue, in KiB. Nothing commits until the end, so every

@@ -1,3 +1,4 @@
+import { toIso } from '../adapters/timestamps.ts';
 import type {
   AuditAction,
   AuditActor,
@@ -6,7 +7,6 @@ import type {
   AuditTargetType,
   NewAuditEvent,
 } from '../model/audit-event.ts';
-import { toIso } from './timestamps.ts';
 
 // An audit_events row, the same columns on both engines, and how it maps to and from the model.
 

@@ -1,19 +1,19 @@
 import type { DatabaseSync } from 'node:sqlite';
-import type { ProductInput, RelatedProductInput } from '../../model/product.ts';
-import { resolveBrand } from '../../records/brand-records.ts';
-import type { BrandRef } from '../../write-rules/brand-rules.ts';
-import { changedRelationTargets } from '../../write-rules/changed-relation-targets.ts';
+import type { ProductInput, RelatedProductInput } from '../../../model/product.ts';
+import { resolveBrand } from '../../../records/brand-records.ts';
+import type { BrandRef } from '../../../write-rules/brand-rules.ts';
+import { changedRelationTargets } from '../../../write-rules/changed-relation-targets.ts';
 import {
   checkWriteMode,
   createdAtOf,
   prepareProduct,
   type WriteMode,
   type WrittenProduct,
-} from '../../write-rules/product-write.ts';
-import { unregisteredChannel } from '../../write-rules/record-rules.ts';
-import { WRITTEN_COLUMNS, writtenValues } from '../product-columns.ts';
-import { runOn } from './records/sqlite-record-engine.ts';
-import { statement } from './statement-cache.ts';
+} from '../../../write-rules/product-write.ts';
+import { unregisteredChannel } from '../../../write-rules/record-rules.ts';
+import { WRITTEN_COLUMNS, writtenValues } from '../../product-columns.ts';
+import { statement } from '../statement-cache.ts';
+import { runOn } from './sqlite-record-engine.ts';
 
 export const INSERT_SQL = `INSERT INTO products (id, created_at, ${WRITTEN_COLUMNS.join(', ')})
   VALUES (?, ?, ${WRITTEN_COLUMNS.map(() => '?').join(', ')}) RETURNING seq`;

@@ -1,14 +1,14 @@
 import type pg from 'pg';
-import { importBatchEvent } from '../../audit/product-events.ts';
-import type { AuditContext } from '../../model/audit-event.ts';
-import type { ProductInput } from '../../model/product.ts';
-import type { BulkLoadOptions, ProductBatches, UpsertSummary } from '../../ports/product-store.ts';
-import { type CheckedBatch, checkBatch } from '../../write-rules/product-batch.ts';
+import { importBatchEvent } from '../../../audit/product-events.ts';
+import type { AuditContext } from '../../../model/audit-event.ts';
+import type { ProductInput } from '../../../model/product.ts';
+import type { BulkLoadOptions, ProductBatches, UpsertSummary } from '../../../ports/product-store.ts';
+import { type CheckedBatch, checkBatch } from '../../../write-rules/product-batch.ts';
+import { inWriteTransaction } from '../transaction.ts';
+import { appendAuditEvent } from './append-audit-event.ts';
 import { checkedAhead } from './checked-batches.ts';
 import { catalogueIsEmpty, loadEmptyCatalogue } from './load-empty-catalogue.ts';
 import { productBatchWriter } from './product-batch-writer.ts';
-import { appendAuditEvent } from './records/append-audit-event.ts';
-import { inWriteTransaction } from './transaction.ts';
 
 async function writeBatch(pool: pg.Pool, batch: CheckedBatch, audit?: AuditContext): Promise<UpsertSummary> {
   return inWriteTransaction(pool, async (client, ts) => {

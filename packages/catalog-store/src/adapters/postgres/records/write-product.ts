@@ -1,17 +1,17 @@
 import type pg from 'pg';
-import type { ProductInput, RelatedProductInput } from '../../model/product.ts';
-import { resolveBrand } from '../../records/brand-records.ts';
-import { changedRelationTargets } from '../../write-rules/changed-relation-targets.ts';
+import type { ProductInput, RelatedProductInput } from '../../../model/product.ts';
+import { resolveBrand } from '../../../records/brand-records.ts';
+import { changedRelationTargets } from '../../../write-rules/changed-relation-targets.ts';
 import {
   checkWriteMode,
   createdAtOf,
   prepareProduct,
   type WriteMode,
   type WrittenProduct,
-} from '../../write-rules/product-write.ts';
-import { WRITTEN_COLUMNS, writtenValues } from '../product-columns.ts';
+} from '../../../write-rules/product-write.ts';
+import { WRITTEN_COLUMNS, writtenValues } from '../../product-columns.ts';
 import { channelValues, registeredChannels } from './channel-visibility.ts';
-import { runInWriteTransaction } from './records/postgres-record-engine.ts';
+import { runInWriteTransaction } from './postgres-record-engine.ts';
 
 const INSERTED_COLUMNS = [...WRITTEN_COLUMNS, 'id', 'created_at'];
 const INSERT_SQL = `INSERT INTO products (${INSERTED_COLUMNS.join(', ')})

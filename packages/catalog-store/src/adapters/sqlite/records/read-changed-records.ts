@@ -1,11 +1,11 @@
 import type { DatabaseSync } from 'node:sqlite';
-import type { Change, ChangedRecords, ChangeEntity } from '../../model/change.ts';
-import { BRAND_COLUMNS, type BrandRow, toBrand } from '../brand-row.ts';
-import { type ChannelRow, toChannel } from '../web-channel-row.ts';
+import type { Change, ChangedRecords, ChangeEntity } from '../../../model/change.ts';
+import { BRAND_COLUMNS, type BrandRow, toBrand } from '../../../records/brand-row.ts';
+import { type ChannelRow, toChannel } from '../../../records/web-channel-row.ts';
+import { statement } from '../statement-cache.ts';
+import { inReadTransaction } from '../transaction.ts';
 import { feedHead, readChanges } from './read-changes.ts';
 import { readProductsBySeq } from './read-products.ts';
-import { statement } from './statement-cache.ts';
-import { inReadTransaction } from './transaction.ts';
 
 /** The distinct ids the entries name for `entity`, as a JSON array for json_each. */
 function idsOf(changes: readonly Change[], entity: ChangeEntity): string {

@@ -1,8 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { ProductInput } from '../../model/product.ts';
-import type { ProductBatches } from '../../ports/product-store.ts';
-import type { CheckedBatch } from '../../write-rules/product-batch.ts';
-import { type PreparedProduct, prepareProduct } from '../../write-rules/product-write.ts';
+import type { ProductInput } from '../../../model/product.ts';
+import type { ProductBatches } from '../../../ports/product-store.ts';
+import type { CheckedBatch } from '../../../write-rules/product-batch.ts';
+import { type PreparedProduct, prepareProduct } from '../../../write-rules/product-write.ts';
 
 /** Inputs checked between two turns of the event loop: some milliseconds of work. */
 const SLICE = 250;

@@ -1,12 +1,12 @@
 import type { DatabaseSync } from 'node:sqlite';
-import type { SnapshotBatch } from '../../model/change.ts';
-import type { ProductRecord } from '../../model/product.ts';
-import { BRAND_COLUMNS, type BrandRow, toBrand } from '../brand-row.ts';
-import { type ChannelRow, toChannel } from '../web-channel-row.ts';
-import { openDatabase } from './open-database.ts';
+import type { SnapshotBatch } from '../../../model/change.ts';
+import type { ProductRecord } from '../../../model/product.ts';
+import { BRAND_COLUMNS, type BrandRow, toBrand } from '../../../records/brand-row.ts';
+import { type ChannelRow, toChannel } from '../../../records/web-channel-row.ts';
+import { openDatabase } from '../open-database.ts';
+import { statement } from '../statement-cache.ts';
 import { feedHead } from './read-changes.ts';
 import { readProductsBySeq } from './read-products.ts';
-import { statement } from './statement-cache.ts';
 
 function productsAfter(db: DatabaseSync, after: number, limit: number): ProductRecord[] {
   const seqs = statement(db, 'SELECT seq FROM products WHERE seq > ? ORDER BY seq LIMIT ?').all(

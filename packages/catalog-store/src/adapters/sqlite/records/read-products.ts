@@ -6,10 +6,10 @@ import type {
   RelatedProduct,
   RelationType,
   SpareEntry,
-} from '../../model/product.ts';
-import { toIso } from '../timestamps.ts';
+} from '../../../model/product.ts';
+import { toIso } from '../../timestamps.ts';
+import { statement } from '../statement-cache.ts';
 import { PLAIN_FIELD_INDEXES, PRODUCT_ROW_COLUMNS, type ProductRow, rowIndexOf } from './product-columns.ts';
-import { statement } from './statement-cache.ts';
 
 interface RelationRow {
   owner: string | number;
