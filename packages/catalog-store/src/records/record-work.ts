@@ -12,7 +12,8 @@ export type SqlValue = string | number | bigint | null;
 export type SqlStep =
   | { readonly kind: 'rows'; readonly sql: string; readonly params: readonly SqlValue[] }
   | { readonly kind: 'run'; readonly sql: string; readonly params: readonly SqlValue[] }
-  | { readonly kind: 'time' };
+  | { readonly kind: 'time' }
+  | { readonly kind: 'connection'; readonly call: (connection: unknown) => unknown };
 
 /** A record rule: yields its statements, returns its result. Statements use `?` placeholders. */
 export type RecordWork<T> = Generator<SqlStep, T, unknown>;
@@ -39,4 +40,13 @@ export function* run(sql: string, ...params: SqlValue[]): RecordWork<number> {
  */
 export function* transactionTime(): RecordWork<number> {
   return (yield { kind: 'time' }) as number;
+}
+
+/**
+ * A step of an engine's own record code (its product SQL, which the two dialects write too
+ * differently to share), run on the connection the rule runs on: SQLite's database, synchronously,
+ * or the PostgreSQL client of the rule's transaction. Only an engine's own files pass a `call`.
+ */
+export function* onConnection<Connection, T>(call: (connection: Connection) => T): RecordWork<Awaited<T>> {
+  return (yield { kind: 'connection', call: call as (connection: unknown) => unknown }) as Awaited<T>;
 }

@@ -4,12 +4,13 @@ import { RecordAdminUserStore } from '../../records/record-admin-user-store.ts';
 import { RecordAuditLog } from '../../records/record-audit-log.ts';
 import { RecordBrandStore } from '../../records/record-brand-store.ts';
 import { RecordClientStore } from '../../records/record-client-store.ts';
+import { RecordProductStore } from '../../records/record-product-store.ts';
 import { RecordWebChannelStore } from '../../records/record-web-channel-store.ts';
 import { migratePostgres } from './migrate.ts';
 import { openPool, type PostgresConnectionOptions } from './open-pool.ts';
 import { loadIfEmpty } from './records/load-if-empty.ts';
 import { PostgresChangeFeed } from './records/postgres-change-feed.ts';
-import { PostgresProductStore } from './records/postgres-product-store.ts';
+import { PostgresProducts } from './records/postgres-products.ts';
 import { postgresRecordEngine } from './records/postgres-record-engine.ts';
 
 export type PostgresRecordStoreOptions = PostgresConnectionOptions;
@@ -27,7 +28,7 @@ export async function openPostgresRecordStore(options: PostgresRecordStoreOption
   }
   let ended: Promise<void> | undefined;
   return {
-    products: new PostgresProductStore(pool),
+    products: new RecordProductStore(records, new PostgresProducts(pool)),
     brands: new RecordBrandStore(records),
     webChannels: new RecordWebChannelStore(records),
     clients: new RecordClientStore(records),

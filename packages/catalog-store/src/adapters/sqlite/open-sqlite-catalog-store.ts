@@ -7,6 +7,7 @@ import { RecordAdminUserStore } from '../../records/record-admin-user-store.ts';
 import { RecordAuditLog } from '../../records/record-audit-log.ts';
 import { RecordBrandStore } from '../../records/record-brand-store.ts';
 import { RecordClientStore } from '../../records/record-client-store.ts';
+import { RecordProductStore } from '../../records/record-product-store.ts';
 import { RecordWebChannelStore } from '../../records/record-web-channel-store.ts';
 import { insertWebChannel } from '../../records/web-channel-records.ts';
 import { catalogueVersionReader } from './catalogue-version.ts';
@@ -20,7 +21,7 @@ import {
   loadEmptyCatalogue,
 } from './records/load-empty-catalogue.ts';
 import { SqliteChangeFeed } from './records/sqlite-change-feed.ts';
-import { SqliteProductStore } from './records/sqlite-product-store.ts';
+import { SqliteProducts } from './records/sqlite-products.ts';
 import {
   runInWriteTransaction,
   runOn,
@@ -117,7 +118,7 @@ export function openSqliteCatalogue(options: SqliteCatalogStoreOptions): {
   });
   const records = sqliteRecordEngine(db);
   const store: CatalogStore = {
-    products: new SqliteProductStore(db),
+    products: new RecordProductStore(records, new SqliteProducts(db)),
     brands: new RecordBrandStore(records),
     webChannels: new RecordWebChannelStore(records),
     clients: new RecordClientStore(records),

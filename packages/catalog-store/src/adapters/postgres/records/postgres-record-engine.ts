@@ -45,6 +45,8 @@ export function postgresStep(
       case 'time':
         if (time === undefined) throw new Error('a transaction time is read inside a write transaction');
         return time;
+      case 'connection':
+        return await step.call(db);
     }
   };
 }

@@ -41,9 +41,3 @@ export async function readProducts(
   );
   return result.rows.map(toRecord);
 }
-
-export async function readProductBySeq(db: Queryable, seq: number): Promise<ProductRecord> {
-  const [record] = await readProducts(db, 'p.seq = $1', [seq]);
-  if (record === undefined) throw new Error(`product seq ${seq} vanished inside its own transaction`);
-  return record;
-}

@@ -22,8 +22,8 @@ import { writeProduct } from './write-product.ts';
 const DERIVE_FOR_NEW_ROWS = [INDEX_NEW_TEXT, ...COUNT_NEW_FACETS, ...QUEUE_NEW_DOCUMENTS, APPEND_NEW_CHANGES];
 
 /**
- * `ProductStore.bulkLoad` on SQLite: the same result as `writeProductBatch` (upsertMany) for the same
- * inputs, in one transaction, all or nothing, with the same audit event; made for batches of
+ * `ProductStore.bulkLoad` on SQLite: the same result as upsertMany (`upsertProducts`,
+ * src/records/product-records.ts) for the same inputs, in one transaction, all or nothing, with the same audit event; made for batches of
  * thousands of mostly new products. Every input is checked against the contract's schema before the
  * write lock is taken. Products whose id is new are inserted with the insert triggers suspended and
  * their derived rows (full-text index, facet counts and combinations, stale search documents,

@@ -21,6 +21,8 @@ export function sqliteStep(db: DatabaseSync): (step: SqlStep) => unknown {
         return Number(statement(db, step.sql).run(...step.params).changes);
       case 'time':
         return transactionTime(db);
+      case 'connection':
+        return step.call(db);
     }
   };
 }

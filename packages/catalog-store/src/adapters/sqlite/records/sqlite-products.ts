@@ -1,11 +1,4 @@
 import type { DatabaseSync } from 'node:sqlite';
-import {
-  importBatchEvent,
-  productArchivedEvent,
-  productCreatedEvent,
-  productReplacedEvent,
-} from '../../../audit/product-events.ts';
-import { NotFoundError } from '../../../errors/request-errors.ts';
 import type { AuditContext } from '../../../model/audit-event.ts';
 import type { ProductInput, ProductRecord } from '../../../model/product.ts';
 import type {
@@ -13,13 +6,13 @@ import type {
   BulkLoadOptions,
   CodeLookup,
   ProductBatches,
-  ProductStore,
   UpsertSummary,
 } from '../../../ports/product-store.ts';
+import type { EngineProducts } from '../../../records/record-product-store.ts';
+import { onConnection, type RecordWork } from '../../../records/record-work.ts';
 import { identifierKey } from '../../../search/identifier-key.ts';
+import type { WriteMode } from '../../../write-rules/product-write.ts';
 import { statement } from '../statement-cache.ts';
-import { inWriteTransaction, transactionTime } from '../transaction.ts';
-import { appendAuditEvent } from './append-audit-event.ts';
 import { bulkLoadBatches } from './bulk-load-batches.ts';
 import { bulkLoadProducts } from './bulk-load-products.ts';
 import { readProductsBySeq } from './read-products.ts';
@@ -29,32 +22,20 @@ function keysOf(codes: readonly string[] | undefined): string[] {
   return (codes ?? []).map(identifierKey).filter((key) => key !== '');
 }
 
-export function writeProductBatch(
-  db: DatabaseSync,
-  inputs: readonly ProductInput[],
-  audit?: AuditContext,
-): UpsertSummary {
-  return inWriteTransaction(db, () => {
-    const ts = transactionTime(db);
-    let created = 0;
-    for (const input of inputs) if (writeProduct(db, input, ts, 'upsert').created) created += 1;
-    const summary = { created, updated: inputs.length - created };
-    if (audit !== undefined) appendAuditEvent(db, importBatchEvent(audit, summary));
-    return summary;
-  });
-}
-
-export class SqliteProductStore implements ProductStore {
+/** SQLite's product SQL: writes and reads on the one connection, synchronously. */
+export class SqliteProducts implements EngineProducts {
   readonly #db: DatabaseSync;
 
   constructor(db: DatabaseSync) {
     this.#db = db;
   }
 
-  #bySeq(seq: number): ProductRecord {
-    const [record] = readProductsBySeq(this.#db, [seq]);
-    if (record === undefined) throw new Error(`product seq ${seq} vanished inside its own transaction`);
-    return record;
+  write(input: ProductInput, at: number, mode: WriteMode): RecordWork<{ seq: number; created: boolean }> {
+    return onConnection((db: DatabaseSync) => writeProduct(db, input, at, mode));
+  }
+
+  read(seq: number): RecordWork<ProductRecord | undefined> {
+    return onConnection((db: DatabaseSync) => readProductsBySeq(db, [seq])[0]);
   }
 
   #seqOf(id: string): number | undefined {
@@ -78,47 +59,6 @@ export class SqliteProductStore implements ProductStore {
       this.#db,
       rows.map((row) => row.seq),
     );
-  }
-
-  async create(input: ProductInput, audit?: AuditContext): Promise<ProductRecord> {
-    return inWriteTransaction(this.#db, () => {
-      const { seq } = writeProduct(this.#db, input, transactionTime(this.#db), 'create');
-      const created = this.#bySeq(seq);
-      if (audit !== undefined) appendAuditEvent(this.#db, productCreatedEvent(audit, created));
-      return created;
-    });
-  }
-
-  async replace(id: string, input: ProductInput, audit?: AuditContext): Promise<ProductRecord> {
-    return inWriteTransaction(this.#db, () => {
-      const seq = audit === undefined ? undefined : this.#seqOf(id);
-      const before = seq === undefined ? undefined : this.#bySeq(seq);
-      const written = writeProduct(this.#db, { ...input, id }, transactionTime(this.#db), 'replace');
-      const after = this.#bySeq(written.seq);
-      // `before` is undefined only when the product is absent, and writeProduct has thrown then.
-      if (audit !== undefined && before !== undefined) {
-        appendAuditEvent(this.#db, productReplacedEvent(audit, before, after));
-      }
-      return after;
-    });
-  }
-
-  async archive(id: string, audit?: AuditContext): Promise<ProductRecord> {
-    return inWriteTransaction(this.#db, () => {
-      const seq = this.#seqOf(id);
-      if (seq === undefined) throw new NotFoundError('Product', id);
-      statement(this.#db, 'UPDATE products SET archived = 1, updated_at = ? WHERE seq = ?').run(
-        transactionTime(this.#db),
-        seq,
-      );
-      const archived = this.#bySeq(seq);
-      if (audit !== undefined) appendAuditEvent(this.#db, productArchivedEvent(audit, archived));
-      return archived;
-    });
-  }
-
-  async upsertMany(inputs: readonly ProductInput[], audit?: AuditContext): Promise<UpsertSummary> {
-    return writeProductBatch(this.#db, inputs, audit);
   }
 
   async bulkLoad(inputs: readonly ProductInput[], audit?: AuditContext): Promise<UpsertSummary> {
