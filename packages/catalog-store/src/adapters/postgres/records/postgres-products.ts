@@ -8,17 +8,13 @@ import type {
   ProductBatches,
   UpsertSummary,
 } from '../../../ports/product-store.ts';
+import { codeLookupKeys } from '../../../records/code-lookup-keys.ts';
 import type { EngineProducts } from '../../../records/record-product-store.ts';
 import { onConnection, type RecordWork } from '../../../records/record-work.ts';
-import { identifierKey } from '../../../search/identifier-key.ts';
 import type { WriteMode } from '../../../write-rules/product-write.ts';
 import { bulkLoadBatches, bulkLoadProducts } from './bulk-load.ts';
 import { readProducts } from './read-products.ts';
 import { writeProduct } from './write-product.ts';
-
-function keysOf(codes: readonly string[] | undefined): string[] {
-  return (codes ?? []).map(identifierKey).filter((key) => key !== '');
-}
 
 /** PostgreSQL's product SQL: writes on the rule's transaction client, reads in one joined query. */
 export class PostgresProducts implements EngineProducts {
@@ -71,10 +67,11 @@ export class PostgresProducts implements EngineProducts {
   }
 
   async findByCodes(lookup: CodeLookup): Promise<ProductRecord[]> {
+    const keys = codeLookupKeys(lookup);
     return readProducts(
       this.#pool,
       `p.product_code_key = ANY($1) OR p.erp_code_key = ANY($2) OR (p.barcode = ANY($3) AND p.barcode <> '')`,
-      [keysOf(lookup.productCodes), keysOf(lookup.erpCodes), lookup.barcodes ?? []],
+      [keys.productCodes, keys.erpCodes, keys.barcodes],
     );
   }
 

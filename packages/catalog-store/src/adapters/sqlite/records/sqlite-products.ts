@@ -8,19 +8,15 @@ import type {
   ProductBatches,
   UpsertSummary,
 } from '../../../ports/product-store.ts';
+import { codeLookupKeys } from '../../../records/code-lookup-keys.ts';
 import type { EngineProducts } from '../../../records/record-product-store.ts';
 import { onConnection, type RecordWork } from '../../../records/record-work.ts';
-import { identifierKey } from '../../../search/identifier-key.ts';
 import type { WriteMode } from '../../../write-rules/product-write.ts';
 import { statement } from '../statement-cache.ts';
 import { bulkLoadBatches } from './bulk-load-batches.ts';
 import { bulkLoadProducts } from './bulk-load-products.ts';
 import { readProductsBySeq } from './read-products.ts';
 import { writeProduct } from './write-product.ts';
-
-function keysOf(codes: readonly string[] | undefined): string[] {
-  return (codes ?? []).map(identifierKey).filter((key) => key !== '');
-}
 
 /** SQLite's product SQL: writes and reads on the one connection, synchronously. */
 export class SqliteProducts implements EngineProducts {
@@ -83,6 +79,7 @@ export class SqliteProducts implements EngineProducts {
   }
 
   async findByCodes(lookup: CodeLookup): Promise<ProductRecord[]> {
+    const keys = codeLookupKeys(lookup);
     const rows = statement(
       this.#db,
       `SELECT seq FROM products WHERE product_code_key IN (SELECT value FROM json_each(?))
@@ -90,9 +87,9 @@ export class SqliteProducts implements EngineProducts {
        UNION SELECT seq FROM products WHERE barcode IN (SELECT value FROM json_each(?)) AND barcode <> ''
        ORDER BY seq`,
     ).all(
-      JSON.stringify(keysOf(lookup.productCodes)),
-      JSON.stringify(keysOf(lookup.erpCodes)),
-      JSON.stringify(lookup.barcodes ?? []),
+      JSON.stringify(keys.productCodes),
+      JSON.stringify(keys.erpCodes),
+      JSON.stringify(keys.barcodes),
     ) as Array<{ seq: number }>;
     return readProductsBySeq(
       this.#db,
