@@ -1,4 +1,4 @@
-import type { RecordWork } from './record-work.ts';
+import type { RecordWork, SqlValue } from './record-work.ts';
 
 /**
  * Where the two engines' SQL must differ in a statement a rule writes once. Everything else a rule
@@ -20,6 +20,10 @@ export interface SqlDialect {
    * can get past a rule's check for a clash to the index; SQLite's single writer never does.
    */
   isUniqueViolation(error: unknown, index: string): boolean;
+  /** `column` is one of a list bound as one parameter (`list`): json_each on SQLite, ANY on PostgreSQL. */
+  inList(column: string): string;
+  /** A list as `inList` binds it: JSON text on SQLite, an array on PostgreSQL. */
+  list(values: readonly string[]): SqlValue;
 }
 
 /** An engine the record rules run on (src/adapters/sqlite/records/, src/adapters/postgres/records/). */
@@ -36,4 +40,6 @@ export interface RecordEngine {
    * transaction time.
    */
   direct<T>(work: () => RecordWork<T>): Promise<T>;
+  /** Runs a rule's reads in one read snapshot, so that they all see the same instant. */
+  snapshot<T>(work: () => RecordWork<T>): Promise<T>;
 }

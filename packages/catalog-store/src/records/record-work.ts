@@ -1,8 +1,9 @@
 /**
  * A value a statement binds: what both drivers accept for the records' columns. A flag is bound as
- * 0 or 1, which SQLite's integer flags hold and PostgreSQL reads as a boolean parameter.
+ * 0 or 1, which SQLite's integer flags hold and PostgreSQL reads as a boolean parameter; a list
+ * only as SqlDialect.list gives it (an array for PostgreSQL, JSON text for SQLite).
  */
-export type SqlValue = string | number | bigint | null;
+export type SqlValue = string | number | bigint | null | readonly string[];
 
 /**
  * One thing a record rule asks of its engine. A rule is a generator yielding these, so that the

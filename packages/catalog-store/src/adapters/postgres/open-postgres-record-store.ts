@@ -3,13 +3,14 @@ import { canonicaliseStoredEmails } from '../../records/admin-user-records.ts';
 import { RecordAdminUserStore } from '../../records/record-admin-user-store.ts';
 import { RecordAuditLog } from '../../records/record-audit-log.ts';
 import { RecordBrandStore } from '../../records/record-brand-store.ts';
+import { RecordChangeFeed } from '../../records/record-change-feed.ts';
 import { RecordClientStore } from '../../records/record-client-store.ts';
 import { RecordProductStore } from '../../records/record-product-store.ts';
 import { RecordWebChannelStore } from '../../records/record-web-channel-store.ts';
 import { migratePostgres } from './migrate.ts';
 import { openPool, type PostgresConnectionOptions } from './open-pool.ts';
 import { loadIfEmpty } from './records/load-if-empty.ts';
-import { PostgresChangeFeed } from './records/postgres-change-feed.ts';
+import { PostgresFeed } from './records/postgres-feed.ts';
 import { PostgresProducts } from './records/postgres-products.ts';
 import { postgresRecordEngine } from './records/postgres-record-engine.ts';
 
@@ -34,7 +35,7 @@ export async function openPostgresRecordStore(options: PostgresRecordStoreOption
     clients: new RecordClientStore(records),
     adminUsers: new RecordAdminUserStore(records),
     audit: new RecordAuditLog(records),
-    changes: new PostgresChangeFeed(pool),
+    changes: new RecordChangeFeed(records, new PostgresFeed(pool)),
     loadIfEmpty: (snapshot) => loadIfEmpty(pool, snapshot),
     // Idempotent, like the embedded store's: a second close is a no-op, not pg's error.
     close: () => {

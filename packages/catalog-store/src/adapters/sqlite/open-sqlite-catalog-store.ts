@@ -6,6 +6,7 @@ import { insertBrand } from '../../records/brand-records.ts';
 import { RecordAdminUserStore } from '../../records/record-admin-user-store.ts';
 import { RecordAuditLog } from '../../records/record-audit-log.ts';
 import { RecordBrandStore } from '../../records/record-brand-store.ts';
+import { RecordChangeFeed } from '../../records/record-change-feed.ts';
 import { RecordClientStore } from '../../records/record-client-store.ts';
 import { RecordProductStore } from '../../records/record-product-store.ts';
 import { RecordWebChannelStore } from '../../records/record-web-channel-store.ts';
@@ -20,7 +21,7 @@ import {
   EMPTY_LOAD_CACHE_KIB,
   loadEmptyCatalogue,
 } from './records/load-empty-catalogue.ts';
-import { SqliteChangeFeed } from './records/sqlite-change-feed.ts';
+import { SqliteFeed } from './records/sqlite-feed.ts';
 import { SqliteProducts } from './records/sqlite-products.ts';
 import {
   runInWriteTransaction,
@@ -124,7 +125,7 @@ export function openSqliteCatalogue(options: SqliteCatalogStoreOptions): {
     clients: new RecordClientStore(records),
     adminUsers: new RecordAdminUserStore(records),
     audit: new RecordAuditLog(records),
-    changes: new SqliteChangeFeed(db),
+    changes: new RecordChangeFeed(records, new SqliteFeed(db)),
     productSearch: new SqliteProductSearch(
       pool,
       options.syncTokenSecret ?? syncTokenSecret(db),

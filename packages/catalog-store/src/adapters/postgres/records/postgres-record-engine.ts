@@ -2,13 +2,15 @@ import type pg from 'pg';
 import type { RecordEngine, SqlDialect } from '../../../records/record-engine.ts';
 import type { RecordWork, SqlStep } from '../../../records/record-work.ts';
 import { runRecordWorkAsync } from '../../../records/run-record-work.ts';
-import { inWriteTransaction } from '../transaction.ts';
+import { inReadTransaction, inWriteTransaction } from '../transaction.ts';
 
 const UNIQUE_VIOLATION = '23505';
 
 export const POSTGRES_DIALECT: SqlDialect = {
   byteOrder: ' COLLATE "C"',
   sameEmail: (column, placeholder) => `lower(${column}) = lower(${placeholder})`,
+  inList: (column) => `${column} = ANY(?)`,
+  list: (values) => values,
   isUniqueViolation: (error, index) => {
     const { code, constraint } = error as { code?: string; constraint?: string };
     return code === UNIQUE_VIOLATION && constraint === index;
@@ -66,5 +68,7 @@ export function postgresRecordEngine(pool: pg.Pool): RecordEngine {
     write: (work) =>
       inWriteTransaction(pool, (client, ts) => runRecordWorkAsync(work(), postgresStep(client, ts))),
     direct: (work) => runRecordWorkAsync(work(), postgresStep(pool, undefined)),
+    snapshot: (work) =>
+      inReadTransaction(pool, (client) => runRecordWorkAsync(work(), postgresStep(client, undefined))),
   };
 }

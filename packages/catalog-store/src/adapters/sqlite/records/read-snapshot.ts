@@ -5,7 +5,7 @@ import { BRAND_COLUMNS, type BrandRow, toBrand } from '../../../records/brand-ro
 import { type ChannelRow, toChannel } from '../../../records/web-channel-row.ts';
 import { openDatabase } from '../open-database.ts';
 import { statement } from '../statement-cache.ts';
-import { feedHead } from './read-changes.ts';
+import { feedHead } from './feed-head.ts';
 import { readProductsBySeq } from './read-products.ts';
 
 function productsAfter(db: DatabaseSync, after: number, limit: number): ProductRecord[] {

@@ -1,14 +1,16 @@
-import type { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { RecordEngine, SqlDialect } from '../../../records/record-engine.ts';
 import type { RecordWork, SqlStep } from '../../../records/record-work.ts';
 import { runRecordWork } from '../../../records/run-record-work.ts';
 import { statement } from '../statement-cache.ts';
-import { inWriteTransaction, transactionTime } from '../transaction.ts';
+import { inReadTransaction, inWriteTransaction, transactionTime } from '../transaction.ts';
 
 export const SQLITE_DIALECT: SqlDialect = {
   byteOrder: '',
   sameEmail: (column, placeholder) => `${column} = ${placeholder}`,
   isUniqueViolation: () => false,
+  inList: (column) => `${column} IN (SELECT value FROM json_each(?))`,
+  list: (values) => JSON.stringify(values),
 };
 
 /** Runs one step on `db`, synchronously: a rule's statements and its caller's never interleave. */
@@ -16,9 +18,9 @@ export function sqliteStep(db: DatabaseSync): (step: SqlStep) => unknown {
   return (step) => {
     switch (step.kind) {
       case 'rows':
-        return statement(db, step.sql).all(...step.params);
+        return statement(db, step.sql).all(...(step.params as SQLInputValue[]));
       case 'run':
-        return Number(statement(db, step.sql).run(...step.params).changes);
+        return Number(statement(db, step.sql).run(...(step.params as SQLInputValue[])).changes);
       case 'time':
         return transactionTime(db);
       case 'connection':
@@ -53,5 +55,6 @@ export function sqliteRecordEngine(db: DatabaseSync): RecordEngine {
     dialect: SQLITE_DIALECT,
     write: async (work) => runInWriteTransaction(db, work()),
     direct: async (work) => runOn(db, work()),
+    snapshot: async (work) => inReadTransaction(db, () => runOn(db, work())),
   };
 }

@@ -1,25 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
-import type { Change, ChangedRecords, SnapshotBatch } from '../../../model/change.ts';
-import type { ChangeFeed } from '../../../ports/change-feed.ts';
+import type { SnapshotBatch } from '../../../model/change.ts';
+import type { ProductRecord } from '../../../model/product.ts';
+import type { EngineFeed } from '../../../records/record-change-feed.ts';
+import { onConnection, type RecordWork } from '../../../records/record-work.ts';
 import { statement } from '../statement-cache.ts';
-import { readChangedRecords } from './read-changed-records.ts';
-import { feedHead, readChanges } from './read-changes.ts';
+import { feedHead } from './feed-head.ts';
+import { readProductsBySeq } from './read-products.ts';
 import { readSqliteSnapshot } from './read-snapshot.ts';
 
-export class SqliteChangeFeed implements ChangeFeed {
+/** SQLite's side of the change feed: its head in change_feed itself, its origin in meta. */
+export class SqliteFeed implements EngineFeed {
   readonly #db: DatabaseSync;
 
   constructor(db: DatabaseSync) {
     this.#db = db;
   }
 
-  async read(after: number, limit: number): Promise<Change[]> {
-    return readChanges(this.#db, after, limit);
+  head(): RecordWork<number> {
+    return onConnection((db: DatabaseSync) => feedHead(db));
   }
 
-  async head(): Promise<number> {
-    return feedHead(this.#db);
+  products(seqs: readonly number[]): RecordWork<ProductRecord[]> {
+    return onConnection((db: DatabaseSync) => readProductsBySeq(db, seqs));
   }
 
   /** Made on first request: a copy of the file (a backup) keeps it, as it keeps the feed. */
@@ -31,10 +34,6 @@ export class SqliteChangeFeed implements ChangeFeed {
       value: string;
     };
     return row.value;
-  }
-
-  async readRecords(after: number, limit: number): Promise<ChangedRecords> {
-    return readChangedRecords(this.#db, after, limit);
   }
 
   readSnapshot(batchSize: number): AsyncIterable<SnapshotBatch> {
