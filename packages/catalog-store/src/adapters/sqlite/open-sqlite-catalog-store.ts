@@ -2,7 +2,6 @@ import { availableParallelism } from 'node:os';
 import type { DatabaseSync } from 'node:sqlite';
 import type { CatalogStore, CatalogueSnapshot } from '../../ports/catalog-store.ts';
 import { canonicaliseStoredEmails } from '../../records/admin-user-records.ts';
-import { insertBrand } from '../../records/brand-records.ts';
 import { RecordAdminUserStore } from '../../records/record-admin-user-store.ts';
 import { RecordAuditLog } from '../../records/record-audit-log.ts';
 import { RecordBrandStore } from '../../records/record-brand-store.ts';
@@ -10,7 +9,7 @@ import { RecordChangeFeed } from '../../records/record-change-feed.ts';
 import { RecordClientStore } from '../../records/record-client-store.ts';
 import { RecordProductStore } from '../../records/record-product-store.ts';
 import { RecordWebChannelStore } from '../../records/record-web-channel-store.ts';
-import { insertWebChannel } from '../../records/web-channel-records.ts';
+import { insertSnapshotReferences } from '../../records/snapshot-references.ts';
 import { catalogueVersionReader } from './catalogue-version.ts';
 import { compactFullTextIndex } from './compact-full-text-index.ts';
 import { migrate } from './migrate.ts';
@@ -23,12 +22,7 @@ import {
 } from './records/load-empty-catalogue.ts';
 import { SqliteFeed } from './records/sqlite-feed.ts';
 import { SqliteProducts } from './records/sqlite-products.ts';
-import {
-  runInWriteTransaction,
-  runOn,
-  SQLITE_DIALECT,
-  sqliteRecordEngine,
-} from './records/sqlite-record-engine.ts';
+import { runOn, SQLITE_DIALECT, sqliteRecordEngine } from './records/sqlite-record-engine.ts';
 import { SearchPageCache } from './search/page-cache.ts';
 import { SqliteBrandSearch } from './search/sqlite-brand-search.ts';
 import { SqliteProductSearch } from './search/sqlite-product-search.ts';
@@ -75,17 +69,7 @@ async function loadIfEmpty(db: DatabaseSync, snapshot: CatalogueSnapshot): Promi
   const { cache_size: cacheSize } = db.prepare('PRAGMA cache_size').get() as { cache_size: number };
   const loaded = await inLongWriteTransaction(db, async () => {
     if (!catalogueIsEmpty(db)) return false;
-    const ts = transactionTime(db);
-    for (const channel of snapshot.webChannels) {
-      if (statement(db, 'SELECT 1 FROM web_channels WHERE slug = ?').get(channel.slug) === undefined) {
-        runInWriteTransaction(db, insertWebChannel(channel, ts));
-      }
-    }
-    for (const brand of snapshot.brands) {
-      if (statement(db, 'SELECT 1 FROM brands WHERE name = ?').get(brand.name.trim()) === undefined) {
-        runOn(db, insertBrand(brand, ts));
-      }
-    }
+    runOn(db, insertSnapshotReferences(snapshot, transactionTime(db)));
     raiseCacheForLoad(db, EMPTY_LOAD_CACHE_KIB);
     await loadEmptyCatalogue(db, snapshot.products, {});
     return true;
