@@ -72,7 +72,7 @@ export async function inLongWriteTransaction<T>(db: DatabaseSync, work: () => Pr
  * keeps the same rule across processes.
  */
 export function transactionTime(db: DatabaseSync): number {
-  if (!db.isTransaction) throw new Error('a transaction time is read inside a write transaction');
+  if (!db.isTransaction) throw new Error('a transaction time exists only inside a write transaction');
   let time = timeOfTransaction.get(db);
   if (time === undefined) {
     const latest = statement(

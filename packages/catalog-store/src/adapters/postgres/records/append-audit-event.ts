@@ -5,7 +5,7 @@ import { runInWriteTransaction } from './postgres-record-engine.ts';
 
 /**
  * Appends one event inside the caller's write transaction (`client`, stamped `ts`), for the
- * PostgreSQL writes that are not rules (product and brand writes, bulk loads).
+ * PostgreSQL writes that are not rules (the bulk loads, a product's own SQL).
  */
 export function appendAuditEvent(
   client: pg.PoolClient,

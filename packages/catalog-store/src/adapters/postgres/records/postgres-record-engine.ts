@@ -45,7 +45,7 @@ export function postgresStep(
       case 'run':
         return (await db.query(numberPlaceholders(step.sql), step.params as unknown[])).rowCount ?? 0;
       case 'time':
-        if (time === undefined) throw new Error('a transaction time is read inside a write transaction');
+        if (time === undefined) throw new Error('a transaction time exists only inside a write transaction');
         return time;
       case 'connection':
         return await step.call(db);
@@ -55,7 +55,7 @@ export function postgresStep(
 
 /**
  * Runs a rule inside the caller's write transaction (`client`, stamped `ts`), for the PostgreSQL
- * writes that are not rules (product and brand writes, bulk loads).
+ * writes that are not rules (the bulk loads, a product's own SQL).
  */
 export function runInWriteTransaction<T>(client: pg.PoolClient, ts: number, work: RecordWork<T>): Promise<T> {
   return runRecordWorkAsync(work, postgresStep(client, ts));

@@ -30,9 +30,9 @@ export function sqliteStep(db: DatabaseSync): (step: SqlStep) => unknown {
 }
 
 /**
- * Runs a rule inside the write transaction open on `db` (or one of its own), synchronously, so that
- * the SQLite stores not written as rules (product and brand writes, bulk loads) can append to the
- * audit trail in their own transaction.
+ * Runs a rule inside the write transaction open on `db` (or one of its own), synchronously: the
+ * engine's writes, and the SQLite code that is not a rule (the bulk loads) appending to the audit
+ * trail in its own transaction.
  */
 export function runInWriteTransaction<T>(db: DatabaseSync, work: RecordWork<T>): T {
   return inWriteTransaction(db, () => runRecordWork(work, sqliteStep(db)));
