@@ -9,7 +9,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openDatabase } from '../src/adapters/sqlite/open-database.ts';
-import { readProductsBySeq } from '../src/adapters/sqlite/read-products.ts';
+import { readProductsBySeq } from '../src/adapters/sqlite/records/read-products.ts';
 import { readSearchDocuments } from '../src/adapters/sqlite/search/read-search-documents.ts';
 import { type Materialise, runProductSearch } from '../src/adapters/sqlite/search/run-product-search.ts';
 import {

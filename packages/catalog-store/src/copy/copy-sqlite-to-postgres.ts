@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { migratePostgres } from '../adapters/postgres/migrate.ts';
 import { openPool, type PostgresConnectionOptions } from '../adapters/postgres/open-pool.ts';
-import { refreshStatistics } from '../adapters/postgres/refresh-statistics.ts';
+import { refreshStatistics } from '../adapters/postgres/records/refresh-statistics.ts';
 import { inWriteTransaction } from '../adapters/postgres/transaction.ts';
 import { COPIED_TABLES, TARGET_TABLES } from './copied-tables.ts';
 import { copySigningKeys, type SealSigningKeys } from './copy-signing-keys.ts';

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
 import { SchemaTooNewError } from '../adapters/migration.ts';
-import { copyLine } from '../adapters/postgres/copy-rows.ts';
 import { quoteIdentifier } from '../adapters/postgres/open-pool.ts';
+import { copyLine } from '../adapters/postgres/records/copy-rows.ts';
 import type { ColumnValue } from '../adapters/product-columns.ts';
 import { MIGRATIONS } from '../adapters/sqlite/migrations/index.ts';
 import { openDatabase } from '../adapters/sqlite/open-database.ts';

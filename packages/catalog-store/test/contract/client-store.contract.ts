@@ -1,5 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ClientRevokedError, type NewClient, NotFoundError, ValidationError } from '../../src/index.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  type AuditContext,
+  ClientRevokedError,
+  type NewClient,
+  NotFoundError,
+  ValidationError,
+} from '../../src/index.ts';
+import { aProduct } from '../support/products.ts';
 import type { RecordStoreFactory, RecordStoreHandle } from '../support/store-factory.ts';
 
 let serial = 0;
@@ -87,6 +94,27 @@ export function clientStoreContract(factory: RecordStoreFactory): void {
         ClientRevokedError,
       );
       expect(await handle.store.clients.revoke(clientId, { userId: 'u3', userName: 'Eve' })).toEqual(revoked);
+    });
+
+    it("stamps a revoke with its transaction's time, on the client and on the revoke's audit event", async () => {
+      const audit: AuditContext = {
+        actor: { kind: 'admin', userId: 'u2', email: 'bob@example.com' },
+        sourceIp: null,
+        requestId: null,
+      };
+      // A stopped clock: a time taken from it rather than from the transaction is not after the
+      // product's updatedAt, which the transaction's time always is.
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2030-01-01T00:00:00.000Z') });
+      try {
+        const { clientId } = await handle.store.clients.create(aClient());
+        const product = await handle.store.products.create(aProduct());
+        const revoked = await handle.store.clients.revoke(clientId, { userId: 'u2', userName: 'Bob' }, audit);
+        const { events } = await handle.store.audit.list({ limit: 10, action: 'client.revoke' });
+        expect(events.map((event) => event.occurredAt)).toEqual([revoked.revokedAt]);
+        expect(Date.parse(revoked.revokedAt as string)).toBeGreaterThan(Date.parse(product.updatedAt));
+      } finally {
+        vi.useRealTimers();
+      }
     });
 
     it('lists clients by status', async () => {

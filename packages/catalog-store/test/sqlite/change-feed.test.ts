@@ -5,11 +5,13 @@ import { migrate } from '../../src/adapters/sqlite/migrate.ts';
 import { changeFeed } from '../../src/adapters/sqlite/migrations/0009-change-feed.ts';
 import { MIGRATIONS } from '../../src/adapters/sqlite/migrations/index.ts';
 import { openDatabase } from '../../src/adapters/sqlite/open-database.ts';
-import { SqliteClientStore } from '../../src/adapters/sqlite/sqlite-client-store.ts';
-import { insertWebChannel } from '../../src/adapters/sqlite/sqlite-web-channel-store.ts';
+import {
+  runInWriteTransaction,
+  runOn,
+  sqliteRecordEngine,
+} from '../../src/adapters/sqlite/records/sqlite-record-engine.ts';
+import { writeProduct } from '../../src/adapters/sqlite/records/write-product.ts';
 import { inWriteTransaction } from '../../src/adapters/sqlite/transaction.ts';
-import { insertBrand } from '../../src/adapters/sqlite/write-brand.ts';
-import { writeProduct } from '../../src/adapters/sqlite/write-product.ts';
 import { refreshStaleSearchDocuments } from '../../src/adapters/sqlite/write-search-documents.ts';
 import {
   type CatalogStore,
@@ -21,6 +23,9 @@ import {
   type ProductInput,
   ValidationError,
 } from '../../src/index.ts';
+import { insertBrand } from '../../src/records/brand-records.ts';
+import { RecordClientStore } from '../../src/records/record-client-store.ts';
+import { insertWebChannel } from '../../src/records/web-channel-records.ts';
 import { DEMO_WEB_CHANNELS, generateProductBatches } from '../../src/seed/generate-catalogue.ts';
 import { aProduct } from '../support/products.ts';
 import { type SqliteStoreHandle, sqliteStore, tempDataDir } from '../support/sqlite-factory.ts';
@@ -86,14 +91,14 @@ describe('change feed (SQLite)', () => {
     const first = aProduct({ brandName: 'Acme' });
     const second = aProduct();
     inWriteTransaction(db, () => {
-      insertWebChannel(db, { slug: 'main-site', name: 'Main site' }, 1_000);
-      insertBrand(db, { name: 'Acme' }, 2_000);
+      runInWriteTransaction(db, insertWebChannel({ slug: 'main-site', name: 'Main site' }, 1_000));
+      runOn(db, insertBrand({ name: 'Acme' }, 2_000));
       writeProduct(db, first, 3_000, 'upsert');
       writeProduct(db, second, 4_000, 'upsert');
       // Written again later: the backfill keeps its seq's place and takes its newest updatedAt.
       writeProduct(db, { ...first, name: 'Rewritten' }, 5_000, 'upsert');
     });
-    const clients = new SqliteClientStore(db);
+    const clients = new RecordClientStore(sqliteRecordEngine(db));
     await clients.create({ ...A_CLIENT, createdAt: '2020-01-01T00:00:00.000Z' });
     const revoked = await clients.revoke(A_CLIENT.clientId, { userId: 'u1', userName: 'Ada Admin' });
     db.close();

@@ -9,9 +9,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { migrate } from '../../src/adapters/sqlite/migrate.ts';
 import { MIGRATIONS } from '../../src/adapters/sqlite/migrations/index.ts';
 import { openDatabase } from '../../src/adapters/sqlite/open-database.ts';
-import { readProductsBySeq } from '../../src/adapters/sqlite/read-products.ts';
+import { readProductsBySeq } from '../../src/adapters/sqlite/records/read-products.ts';
+import { writeProduct } from '../../src/adapters/sqlite/records/write-product.ts';
 import { inWriteTransaction } from '../../src/adapters/sqlite/transaction.ts';
-import { writeProduct } from '../../src/adapters/sqlite/write-product.ts';
 import {
   type CatalogStore,
   catalogDatabasePath,

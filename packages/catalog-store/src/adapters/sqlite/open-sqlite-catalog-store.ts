@@ -1,27 +1,35 @@
 import { availableParallelism } from 'node:os';
 import type { DatabaseSync } from 'node:sqlite';
 import type { CatalogStore, CatalogueSnapshot } from '../../ports/catalog-store.ts';
+import { canonicaliseStoredEmails } from '../../records/admin-user-records.ts';
+import { RecordAdminUserStore } from '../../records/record-admin-user-store.ts';
+import { RecordAuditLog } from '../../records/record-audit-log.ts';
+import { RecordBrandStore } from '../../records/record-brand-store.ts';
+import { RecordChangeFeed } from '../../records/record-change-feed.ts';
+import { RecordClientStore } from '../../records/record-client-store.ts';
+import { RecordProductStore } from '../../records/record-product-store.ts';
+import { RecordWebChannelStore } from '../../records/record-web-channel-store.ts';
+import { insertSnapshotReferences } from '../../records/snapshot-references.ts';
 import { catalogueVersionReader } from './catalogue-version.ts';
 import { compactFullTextIndex } from './compact-full-text-index.ts';
-import { raiseCacheForLoad } from './load-cache.ts';
-import { catalogueIsEmpty, EMPTY_LOAD_CACHE_KIB, loadEmptyCatalogue } from './load-empty-catalogue.ts';
 import { migrate } from './migrate.ts';
 import { openDatabase } from './open-database.ts';
+import { raiseCacheForLoad } from './records/load-cache.ts';
+import {
+  catalogueIsEmpty,
+  EMPTY_LOAD_CACHE_KIB,
+  loadEmptyCatalogue,
+} from './records/load-empty-catalogue.ts';
+import { SqliteFeed } from './records/sqlite-feed.ts';
+import { SqliteProducts } from './records/sqlite-products.ts';
+import { runOn, SQLITE_DIALECT, sqliteRecordEngine } from './records/sqlite-record-engine.ts';
 import { SearchPageCache } from './search/page-cache.ts';
 import { SqliteBrandSearch } from './search/sqlite-brand-search.ts';
 import { SqliteProductSearch } from './search/sqlite-product-search.ts';
 import { type SearchPoolObserver, SearchWorkerPool } from './search/worker-pool.ts';
-import { canonicaliseStoredEmails, SqliteAdminUserStore } from './sqlite-admin-user-store.ts';
-import { SqliteAuditLog } from './sqlite-audit-log.ts';
-import { SqliteBrandStore } from './sqlite-brand-store.ts';
-import { SqliteChangeFeed } from './sqlite-change-feed.ts';
-import { SqliteClientStore } from './sqlite-client-store.ts';
-import { SqliteProductStore } from './sqlite-product-store.ts';
-import { insertWebChannel, SqliteWebChannelStore } from './sqlite-web-channel-store.ts';
 import { statement } from './statement-cache.ts';
-import { nextWriteTimestamp } from './timestamps.ts';
-import { inLongWriteTransaction, setBeforeCommit } from './transaction.ts';
-import { insertBrand } from './write-brand.ts';
+
+import { inLongWriteTransaction, setBeforeCommit, transactionTime } from './transaction.ts';
 import { backfillSearchDocuments, refreshStaleSearchDocuments } from './write-search-documents.ts';
 
 export interface SqliteCatalogStoreOptions {
@@ -61,17 +69,7 @@ async function loadIfEmpty(db: DatabaseSync, snapshot: CatalogueSnapshot): Promi
   const { cache_size: cacheSize } = db.prepare('PRAGMA cache_size').get() as { cache_size: number };
   const loaded = await inLongWriteTransaction(db, async () => {
     if (!catalogueIsEmpty(db)) return false;
-    const ts = nextWriteTimestamp(db);
-    for (const channel of snapshot.webChannels) {
-      if (statement(db, 'SELECT 1 FROM web_channels WHERE slug = ?').get(channel.slug) === undefined) {
-        insertWebChannel(db, channel, ts);
-      }
-    }
-    for (const brand of snapshot.brands) {
-      if (statement(db, 'SELECT 1 FROM brands WHERE name = ?').get(brand.name.trim()) === undefined) {
-        insertBrand(db, brand, ts);
-      }
-    }
+    runOn(db, insertSnapshotReferences(snapshot, transactionTime(db)));
     raiseCacheForLoad(db, EMPTY_LOAD_CACHE_KIB);
     await loadEmptyCatalogue(db, snapshot.products, {});
     return true;
@@ -93,7 +91,7 @@ export function openSqliteCatalogue(options: SqliteCatalogStoreOptions): {
 } {
   const db = openDatabase(options.databasePath);
   migrate(db);
-  canonicaliseStoredEmails(db);
+  runOn(db, canonicaliseStoredEmails(SQLITE_DIALECT));
   setBeforeCommit(db, () => refreshStaleSearchDocuments(db));
   // Once per database; at 1M products about half a minute, in short transactions.
   backfillSearchDocuments(db);
@@ -103,14 +101,15 @@ export function openSqliteCatalogue(options: SqliteCatalogStoreOptions): {
     timeoutMs: options.searchTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS,
     ...(options.searchObserver === undefined ? {} : { observer: options.searchObserver }),
   });
+  const records = sqliteRecordEngine(db);
   const store: CatalogStore = {
-    products: new SqliteProductStore(db),
-    brands: new SqliteBrandStore(db),
-    webChannels: new SqliteWebChannelStore(db),
-    clients: new SqliteClientStore(db),
-    adminUsers: new SqliteAdminUserStore(db),
-    audit: new SqliteAuditLog(db),
-    changes: new SqliteChangeFeed(db),
+    products: new RecordProductStore(records, new SqliteProducts(db)),
+    brands: new RecordBrandStore(records),
+    webChannels: new RecordWebChannelStore(records),
+    clients: new RecordClientStore(records),
+    adminUsers: new RecordAdminUserStore(records),
+    audit: new RecordAuditLog(records),
+    changes: new RecordChangeFeed(records, new SqliteFeed(db)),
     productSearch: new SqliteProductSearch(
       pool,
       options.syncTokenSecret ?? syncTokenSecret(db),

@@ -1,6 +1,8 @@
 import type { DatabaseSync } from 'node:sqlite';
+import { statement } from './statement-cache.ts';
 
 const beforeCommit = new WeakMap<DatabaseSync, () => void>();
+const timeOfTransaction = new WeakMap<DatabaseSync, number>();
 
 /**
  * Work that every write transaction on `db` does last, just before it commits: rows derived from
@@ -29,6 +31,7 @@ export function inWriteTransaction<T>(db: DatabaseSync, work: () => T): T {
     }
   }
   db.exec('BEGIN IMMEDIATE');
+  timeOfTransaction.delete(db);
   try {
     const result = work();
     beforeCommit.get(db)?.();
@@ -49,6 +52,7 @@ export function inWriteTransaction<T>(db: DatabaseSync, work: () => T): T {
 export async function inLongWriteTransaction<T>(db: DatabaseSync, work: () => Promise<T>): Promise<T> {
   if (db.isTransaction) throw new Error('a long write transaction cannot be nested');
   db.exec('BEGIN IMMEDIATE');
+  timeOfTransaction.delete(db);
   try {
     const result = await work();
     beforeCommit.get(db)?.();
@@ -58,6 +62,28 @@ export async function inLongWriteTransaction<T>(db: DatabaseSync, work: () => Pr
     if (db.isTransaction) db.exec('ROLLBACK');
     throw error;
   }
+}
+
+/**
+ * The time of the write transaction open on `db`, the same for every timestamp it stamps: never
+ * earlier than any product's updatedAt or audit event's time already committed (the write lock is
+ * held, so nothing commits meanwhile), and after every product's, so that a product updated during
+ * a sync walk lands ahead of the walker's cursor. PostgreSQL's write clock (postgres/transaction.ts)
+ * keeps the same rule across processes.
+ */
+export function transactionTime(db: DatabaseSync): number {
+  if (!db.isTransaction) throw new Error('a transaction time exists only inside a write transaction');
+  let time = timeOfTransaction.get(db);
+  if (time === undefined) {
+    const latest = statement(
+      db,
+      `SELECT (SELECT max(updated_at) + 1 FROM products) AS product,
+              (SELECT occurred_at FROM audit_events ORDER BY id DESC LIMIT 1) AS audit`,
+    ).get() as { product: number | null; audit: number | null };
+    time = Math.max(Date.now(), latest.product ?? 0, latest.audit ?? 0);
+    timeOfTransaction.set(db, time);
+  }
+  return time;
 }
 
 /** A read snapshot, so that counts and pages of one search see the same data. */

@@ -1,6 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { searchDocumentOf } from '../../model/search-document.ts';
-import { readProductsBySeq } from './read-products.ts';
+import { readProductsBySeq } from './records/read-products.ts';
 import { statement } from './statement-cache.ts';
 import { inWriteTransaction } from './transaction.ts';
 

@@ -9,7 +9,7 @@ import type { Migration } from '../../migration.ts';
  * emails do at sign-in. Each filter of GET /audit-events has an index ending in `id`, so a filtered
  * page is a walk down one index in the order it is returned (newest first, keyset on id). The
  * store never lets `occurred_at` go back as `id` grows, so the time index turns a time bound into
- * an id bound (sqlite-audit-log.ts).
+ * an id bound (src/records/audit-records.ts).
  *
  * The triggers make the trail append-only in the engine itself: no code path, however written, can
  * rewrite or remove history through this connection or any other.

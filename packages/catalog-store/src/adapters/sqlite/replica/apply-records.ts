@@ -4,9 +4,9 @@ import type { ProductInput, ProductRecord } from '../../../model/product.ts';
 import type { WebChannel } from '../../../model/web-channel.ts';
 import type { BrandRef } from '../../../write-rules/brand-rules.ts';
 import { WRITTEN_COLUMNS } from '../../product-columns.ts';
+import { rowValues, UPDATE_SQL } from '../records/write-product.ts';
 import { statement } from '../statement-cache.ts';
 import { inWriteTransaction } from '../transaction.ts';
-import { rowValues, UPDATE_SQL } from '../write-product.ts';
 
 /** Records as the source store holds them now, to be written into the replica as they are. */
 export interface ReplicatedRecords {

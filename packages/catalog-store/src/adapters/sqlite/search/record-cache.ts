@@ -1,6 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { ProductRecord } from '../../../model/product.ts';
-import { readProductsBySeq } from '../read-products.ts';
+import { readProductsBySeq } from '../records/read-products.ts';
 import { snapshotVersion } from '../snapshot-version.ts';
 
 /**

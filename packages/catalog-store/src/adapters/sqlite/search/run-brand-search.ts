@@ -1,7 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { Brand } from '../../../model/brand.ts';
+import { toBrand } from '../../../records/brand-row.ts';
 import { matchAllTerms } from '../../../search/search-terms.ts';
-import { toBrand } from '../brand-row.ts';
 import { statement } from '../statement-cache.ts';
 import { inReadTransaction } from '../transaction.ts';
 import { bind } from './bind.ts';
