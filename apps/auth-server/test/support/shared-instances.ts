@@ -4,6 +4,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openSqliteCatalogStore } from '@catalog/search/engines';
 import {
   ensureLocalTls,
   generateClientSecret,
@@ -12,7 +13,7 @@ import {
   loadClientSecretPepper,
 } from '@catalog/server-runtime';
 import { type RawReply, rawRequest } from '@catalog/server-runtime/testing';
-import { type CatalogStore, catalogDatabasePath, openSqliteCatalogStore } from '@catalog/store';
+import { type CatalogStore, catalogDatabasePath } from '@catalog/store';
 import { pino } from 'pino';
 import { type HttpsReply, HttpsSession } from '../../src/admin/https-session.ts';
 import { createAdminUser } from '../../src/admin/index.ts';

@@ -17,11 +17,11 @@ import {
   catalogDatabasePath,
   migrateDatabase,
   type NewClient,
-  openSqliteCatalogStore,
   type ProductInput,
   ValidationError,
 } from '../../src/index.ts';
 import { DEMO_WEB_CHANNELS, generateProductBatches } from '../../src/seed/generate-catalogue.ts';
+import { openSqliteCatalogStore } from '../support/embedded-search.ts';
 import { aProduct } from '../support/products.ts';
 import { type SqliteStoreHandle, sqliteStore, tempDataDir } from '../support/sqlite-factory.ts';
 
