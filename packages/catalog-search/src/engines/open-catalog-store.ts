@@ -14,7 +14,7 @@ export interface OpenCatalogStoreOptions extends SqliteFts5SearchOptions, Replic
 
 /**
  * Records and search, as the API needs them: the embedded file with its FTS5 engine, or the
- * PostgreSQL records with this instance's replica (store README, "Search on PostgreSQL").
+ * PostgreSQL records with this instance's replica (README, "Search on PostgreSQL").
  */
 export async function openCatalogStore(options: OpenCatalogStoreOptions): Promise<CatalogStore> {
   const {

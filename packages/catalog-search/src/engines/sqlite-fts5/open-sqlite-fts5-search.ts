@@ -32,7 +32,7 @@ export interface SqliteCatalogueFile {
   records: SqliteRecordStore;
 }
 
-/** Search over the embedded catalogue file, which the records keep (store README, "Shape"). */
+/** Search over the embedded catalogue file, whose search tables the records keep (README, "The engine port"). */
 export function openSqliteFts5Search(
   file: SqliteCatalogueFile,
   options: SqliteFts5SearchOptions,
