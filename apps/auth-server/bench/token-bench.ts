@@ -8,9 +8,10 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openSqliteCatalogStore } from '@catalog/search/engines';
 import { generateClientSecret, hashClientSecret, loadClientSecretPepper } from '@catalog/server-runtime';
 import { closedLoopLoad } from '@catalog/server-runtime/load';
-import { catalogDatabasePath, openSqliteCatalogStore } from '@catalog/store';
+import { catalogDatabasePath } from '@catalog/store';
 
 const CONCURRENCY = 16;
 const WARMUP_MS = 2_000;

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openSqliteCatalogStore } from '@catalog/search/engines';
 import { generateClientSecret, hashClientSecret, loadClientSecretPepper } from '@catalog/server-runtime';
 import {
   rawRequest,
@@ -9,7 +10,7 @@ import {
   scrapeMetrics,
   spawnService,
 } from '@catalog/server-runtime/testing';
-import { type CatalogStore, catalogDatabasePath, openSqliteCatalogStore } from '@catalog/store';
+import { type CatalogStore, catalogDatabasePath } from '@catalog/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_OUTCOMES } from '../src/metrics/auth-metrics.ts';
 import { newClientId } from './support/test-server.ts';

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openSqliteCatalogStore } from '@catalog/search/engines';
 import { generateClientSecret, hashClientSecret, loadClientSecretPepper } from '@catalog/server-runtime';
 import {
   rawRequest,
@@ -9,7 +10,7 @@ import {
   type SpawnedService,
   spawnService,
 } from '@catalog/server-runtime/testing';
-import { catalogDatabasePath, openSqliteCatalogStore } from '@catalog/store';
+import { catalogDatabasePath } from '@catalog/store';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newClientId } from './support/test-server.ts';

@@ -6,12 +6,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import {
-  catalogDatabasePath,
-  openSqliteCatalogStore,
-  rewriteLatestProducts,
-  seedCatalogue,
-} from '@catalog/store';
+import { openSqliteCatalogStore } from '@catalog/search/engines';
+import { catalogDatabasePath, rewriteLatestProducts, seedCatalogue } from '@catalog/store';
 
 const SEED = 'api-bench';
 

@@ -1,10 +1,11 @@
+import { openCatalogStore } from '@catalog/search/engines';
 import {
   exitOnStartupError,
   loadClientSecretPepper,
   loadSyncTokenSecret,
   startHttpService,
 } from '@catalog/server-runtime';
-import { ensureDemoCatalogue, openCatalogStore, storageLocation } from '@catalog/store';
+import { ensureDemoCatalogue, storageLocation } from '@catalog/store';
 import { createApp } from './app.ts';
 import { createTokenVerifier } from './auth/token-verifier.ts';
 import { loadCatalogApiConfig } from './config/config.ts';

@@ -1,9 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openSqliteCatalogStore } from '@catalog/search/engines';
 import { createLogger } from '@catalog/server-runtime';
 import { MetricsScrape } from '@catalog/server-runtime/testing';
-import { catalogDatabasePath, openSqliteCatalogStore } from '@catalog/store';
+import { catalogDatabasePath } from '@catalog/store';
 import { describe, expect, it } from 'vitest';
 import { CatalogMetrics } from '../src/metrics/catalog-metrics.ts';
 import { UsageCounter } from '../src/usage/usage-counter.ts';

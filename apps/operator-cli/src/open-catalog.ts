@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
+import { openSqliteCatalogStore } from '@catalog/search/engines';
 import {
   catalogDatabasePath,
   type LoadTarget,
   openPostgresRecordStore,
-  openSqliteCatalogStore,
   type StorageLocation,
 } from '@catalog/store';
 import { UsageError } from './usage-error.ts';

@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openSqliteCatalogStore } from '@catalog/search/engines';
 import { runToExit, spawnService } from '@catalog/server-runtime/testing';
-import { type AuditEvent, catalogDatabasePath, openSqliteCatalogStore } from '@catalog/store';
+import { type AuditEvent, catalogDatabasePath } from '@catalog/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminInProcess } from './support/run-admin-in-process.ts';
 

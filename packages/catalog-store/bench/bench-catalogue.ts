@@ -5,12 +5,8 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import {
-  catalogDatabasePath,
-  openSqliteCatalogStore,
-  rewriteLatestProducts,
-  seedCatalogue,
-} from '../src/index.ts';
+import { openSqliteCatalogStore } from '../../catalog-search/src/engines/index.ts';
+import { catalogDatabasePath, rewriteLatestProducts, seedCatalogue } from '../src/index.ts';
 
 export const SIZES = (process.env.BENCH_PRODUCTS ?? '100000').split(',').map(Number);
 export const DATA_ROOT = process.env.BENCH_DATA_DIR ?? join(tmpdir(), 'catalog-bench');

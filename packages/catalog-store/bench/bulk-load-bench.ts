@@ -9,13 +9,8 @@ import { createWriteStream, mkdirSync, mkdtempSync, rmSync, statSync, writeFileS
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
-import {
-  type CatalogStore,
-  catalogDatabasePath,
-  importProducts,
-  openSqliteCatalogStore,
-  seedCatalogue,
-} from '../src/index.ts';
+import { openSqliteCatalogStore } from '../../catalog-search/src/engines/index.ts';
+import { type CatalogStore, catalogDatabasePath, importProducts, seedCatalogue } from '../src/index.ts';
 import { DEMO_WEB_CHANNELS, generateProductBatches } from '../src/seed/generate-catalogue.ts';
 
 const SIZES = (process.env.BENCH_PRODUCTS ?? '100000').split(',').map(Number);

@@ -14,22 +14,24 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { openSqliteSearchReplica } from '../src/adapters/sqlite/replica/open-search-replica.ts';
+import {
+  openCatalogStore,
+  openSqliteCatalogStore,
+  openSqliteReplicaSearch as openSqliteSearchReplica,
+  SEARCH_REPLICA_FILE_NAME,
+} from '../../catalog-search/src/engines/index.ts';
+import { FeedFollower } from '../../catalog-search/src/follower/feed-follower.ts';
 import {
   type CatalogStore,
   catalogDatabasePath,
   copySqliteToPostgres,
-  openCatalogStore,
   openPostgresRecordStore,
-  openSqliteCatalogStore,
   type ProductInput,
   type RecordStore,
   rewriteLatestProducts,
-  SEARCH_REPLICA_FILE_NAME,
   SearchIncompleteError,
   seedCatalogue,
 } from '../src/index.ts';
-import { FeedFollower } from '../src/replica/feed-follower.ts';
 import { brandCount, generateProduct } from '../src/seed/generate-catalogue.ts';
 import { seedNumber } from '../src/seed/prng.ts';
 import { DATA_ROOT, LATEST_BATCH, loadSqliteCatalogue, SEED, SEED_BATCH, SIZES } from './bench-catalogue.ts';
@@ -273,7 +275,7 @@ async function backgroundLag(
   try {
     return await pacedWrites(writer, next, async () => {
       const sequence = await writer.changes.head();
-      while (follower.appliedSequence < sequence) await sleep(1);
+      while (follower.appliedSequence() < sequence) await sleep(1);
     });
   } finally {
     await follower.stop();

@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { openSqliteSearchReplica } from '../src/adapters/sqlite/replica/open-search-replica.ts';
+import { openSqliteReplicaSearch as openSqliteSearchReplica } from '../../catalog-search/src/engines/index.ts';
+import { FeedFollower } from '../../catalog-search/src/follower/feed-follower.ts';
 import { openPostgresRecordStore, type RecordStore, seedCatalogue } from '../src/index.ts';
-import { FeedFollower } from '../src/replica/feed-follower.ts';
 import { SEED, SEED_BATCH, SIZES } from './bench-catalogue.ts';
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

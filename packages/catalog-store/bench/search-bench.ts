@@ -8,19 +8,22 @@ import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { openSqliteCatalogStore } from '../../catalog-search/src/engines/index.ts';
+import { readSearchDocuments } from '../../catalog-search/src/engines/sqlite-fts5/read-search-documents.ts';
+import {
+  type Materialise,
+  runProductSearch,
+} from '../../catalog-search/src/engines/sqlite-fts5/run-product-search.ts';
+import { normaliseProductQuery } from '../../catalog-search/src/query/normalise-product-query.ts';
 import { openDatabase } from '../src/adapters/sqlite/open-database.ts';
 import { readProductsBySeq } from '../src/adapters/sqlite/records/read-products.ts';
-import { readSearchDocuments } from '../src/adapters/sqlite/search/read-search-documents.ts';
-import { type Materialise, runProductSearch } from '../src/adapters/sqlite/search/run-product-search.ts';
 import {
   catalogDatabasePath,
   externalProductJson,
-  openSqliteCatalogStore,
   type ProductSearchQuery,
   type ProductView,
   REPORTED_TOTAL_CAP,
 } from '../src/index.ts';
-import { normaliseProductQuery } from '../src/search/normalise-product-query.ts';
 import { DATA_ROOT, loadSqliteCatalogue, SEED, SIZES } from './bench-catalogue.ts';
 import { type Figure, figure, fmt, round } from './bench-figures.ts';
 import {
@@ -89,7 +92,8 @@ function keysetInEngine(path: string): { locate: number[]; page: number[]; fromR
   const rendered: number[] = [];
   for (const [i, after] of positions.entries()) {
     const pageJob = { ...job, after, knownTotal: known };
-    locate.push(time(() => locateSql.all(after.key, after.seq)));
+    // The FTS5 engine's position key is [bucket, sort key].
+    locate.push(time(() => locateSql.all(after.key[1] ?? null, after.seq)));
     const documents = () => runProductSearch(db, pageJob, asDocuments(view));
     const records = () => runProductSearch(db, pageJob, fromRecords(view));
     if (i % 2 === 0) {

@@ -9,17 +9,6 @@ export { checkDatabaseIntegrity, type IntegrityReport } from './adapters/sqlite/
 export { catalogDatabasePath, DATABASE_FILE_NAME } from './adapters/sqlite/database-path.ts';
 export type { MigrationReport } from './adapters/sqlite/migrate.ts';
 export { type DatabaseUpgradeReport, migrateDatabase } from './adapters/sqlite/migrate-database.ts';
-export {
-  DEFAULT_SEARCH_TIMEOUT_MS,
-  openSqliteCatalogStore,
-  type SqliteCatalogStoreOptions,
-} from './adapters/sqlite/open-sqlite-catalog-store.ts';
-export type {
-  SearchJobOutcome,
-  SearchKind,
-  SearchPoolLoad,
-  SearchPoolObserver,
-} from './adapters/sqlite/search/worker-pool.ts';
 export { CopyRefusedError } from './copy/copy-refused-error.ts';
 export type { SealSigningKeys } from './copy/copy-signing-keys.ts';
 export {
@@ -74,14 +63,7 @@ export {
 export { displayOnWebFor } from './model/visibility.ts';
 export type * from './model/web-channel.ts';
 export { WEB_CHANNEL_SLUG_PATTERN } from './model/web-channel.ts';
-export {
-  type OpenCatalogStoreOptions,
-  openCatalogStore,
-  openRecordStore,
-  SEARCH_REPLICA_FILE_NAME,
-  type StorageLocation,
-  storageLocation,
-} from './open-catalog-store.ts';
+export { openRecordStore, type StorageLocation, storageLocation } from './open-record-store.ts';
 export type * from './ports/admin-user-store.ts';
 export type * from './ports/audit-log.ts';
 export type * from './ports/brand-search.ts';
@@ -93,8 +75,8 @@ export type * from './ports/product-search.ts';
 export type * from './ports/product-store.ts';
 export type * from './ports/signing-key-set-store.ts';
 export type * from './ports/web-channel-store.ts';
+export { foldText } from './search/fold-text.ts';
 export { identifierKey } from './search/identifier-key.ts';
-export { SYNC_TOKEN_TTL_MS } from './search/sync-token.ts';
 export { ensureDemoCatalogue } from './seed/ensure-demo-catalogue.ts';
 export { type CatalogueSpec, generateProductBatches } from './seed/generate-catalogue.ts';
 export { random as seededRandom } from './seed/prng.ts';

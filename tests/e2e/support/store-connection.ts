@@ -4,7 +4,8 @@
 // driver gives them, with PostgreSQL's bigints read as numbers, as the store reads them.
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { catalogDatabasePath, SEARCH_REPLICA_FILE_NAME, type StorageLocation } from '@catalog/store';
+import { SEARCH_REPLICA_FILE_NAME } from '@catalog/search/engines';
+import { catalogDatabasePath, type StorageLocation } from '@catalog/store';
 import pg from 'pg';
 
 export type Row = Record<string, unknown>;

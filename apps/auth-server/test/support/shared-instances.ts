@@ -5,6 +5,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAdminUser, type HttpsReply, HttpsSession } from '@catalog/identity';
+import { openSqliteCatalogStore } from '@catalog/search/engines';
 import {
   ensureLocalTls,
   generateClientSecret,
@@ -13,7 +14,7 @@ import {
   loadClientSecretPepper,
 } from '@catalog/server-runtime';
 import { type RawReply, rawRequest } from '@catalog/server-runtime/testing';
-import { type CatalogStore, catalogDatabasePath, openSqliteCatalogStore } from '@catalog/store';
+import { type CatalogStore, catalogDatabasePath } from '@catalog/store';
 import { pino } from 'pino';
 import { buildAuthServer } from '../../src/auth-server.ts';
 import { loadAuthServerConfig } from '../../src/config/config.ts';

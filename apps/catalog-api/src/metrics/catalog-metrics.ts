@@ -1,5 +1,5 @@
+import type { SearchPoolObserver } from '@catalog/search';
 import { createMetricsRegistry } from '@catalog/server-runtime';
-import type { SearchPoolObserver } from '@catalog/store';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 
 /** The API's own limits (spec 8), as the `limiter` label of rate_limit_rejections_total. */

@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openSqliteCatalogStore } from '@catalog/search/engines';
 import {
   createLogger,
   ensureLocalTls,
@@ -13,7 +14,7 @@ import {
   type RunningServer,
 } from '@catalog/server-runtime';
 import { type SpawnedService, spawnService } from '@catalog/server-runtime/testing';
-import { type CatalogStore, catalogDatabasePath, openSqliteCatalogStore } from '@catalog/store';
+import { type CatalogStore, catalogDatabasePath } from '@catalog/store';
 import { createApp } from '../../src/app.ts';
 import { createTokenVerifier } from '../../src/auth/token-verifier.ts';
 import { loadCatalogApiConfig } from '../../src/config/config.ts';

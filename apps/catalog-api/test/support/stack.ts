@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type CatalogOperationId, type GrantableScope, validateResponse } from '@catalog/contracts';
 import { createAdminUser, obtainAdminIdToken } from '@catalog/identity';
+import { openSqliteCatalogStore } from '@catalog/search/engines';
 import { generateClientSecret, hashClientSecret, loadClientSecretPepper } from '@catalog/server-runtime';
 import {
   rawRequest,
@@ -11,12 +12,7 @@ import {
   type SpawnedService,
   spawnServerPair,
 } from '@catalog/server-runtime/testing';
-import {
-  type CatalogStore,
-  catalogDatabasePath,
-  openSqliteCatalogStore,
-  type StoredClient,
-} from '@catalog/store';
+import { type CatalogStore, catalogDatabasePath, type StoredClient } from '@catalog/store';
 import { expect } from 'vitest';
 import { generateClientId } from '../../src/domain/clients/generate-client-id.ts';
 

@@ -1,4 +1,15 @@
 /**
+ * How far a snapshot load into a replica has come: `loading` while its products are written
+ * (`products` of `total`), then `indexing` while the search rows are derived from them
+ * (`products` documents of `total` written).
+ */
+export interface SnapshotLoadProgress {
+  phase: 'loading' | 'indexing';
+  products: number;
+  total: number;
+}
+
+/**
  * The first catch-up of a replica, until which it cannot answer a complete search: `snapshot` while
  * a new replica loads the whole source (`loading`, then `indexing`), `feed` while one kept from an
  * earlier run applies what the feed holds since. `perSecond` and `expectedEndAt` are

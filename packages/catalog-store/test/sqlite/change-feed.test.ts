@@ -19,7 +19,6 @@ import {
   catalogDatabasePath,
   migrateDatabase,
   type NewClient,
-  openSqliteCatalogStore,
   type ProductInput,
   ValidationError,
 } from '../../src/index.ts';
@@ -27,6 +26,7 @@ import { insertBrand } from '../../src/records/brand-records.ts';
 import { RecordClientStore } from '../../src/records/record-client-store.ts';
 import { insertWebChannel } from '../../src/records/web-channel-records.ts';
 import { DEMO_WEB_CHANNELS, generateProductBatches } from '../../src/seed/generate-catalogue.ts';
+import { openSqliteCatalogStore } from '../support/embedded-search.ts';
 import { aProduct } from '../support/products.ts';
 import { type SqliteStoreHandle, sqliteStore, tempDataDir } from '../support/sqlite-factory.ts';
 

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { migrate } from '../../src/adapters/sqlite/migrate.ts';
 import { MIGRATIONS } from '../../src/adapters/sqlite/migrations/index.ts';
 import { openDatabase } from '../../src/adapters/sqlite/open-database.ts';
-import { catalogDatabasePath, openSqliteCatalogStore, type ProductInput } from '../../src/index.ts';
+import { catalogDatabasePath, type ProductInput } from '../../src/index.ts';
+import { openSqliteCatalogStore } from '../support/embedded-search.ts';
 import { aProduct } from '../support/products.ts';
 import {
   type SqliteStoreHandle,

@@ -4,12 +4,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  catalogDatabasePath,
-  migrateDatabase,
-  openSqliteCatalogStore,
-  SchemaTooNewError,
-} from '../../src/index.ts';
+import { catalogDatabasePath, migrateDatabase, SchemaTooNewError } from '../../src/index.ts';
+import { openSqliteCatalogStore } from '../support/embedded-search.ts';
 import { tempDataDir } from '../support/sqlite-factory.ts';
 
 const MIGRATE_ONCE = fileURLToPath(new URL('../fixtures/migrate-once.ts', import.meta.url));

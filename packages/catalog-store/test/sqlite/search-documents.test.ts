@@ -16,12 +16,12 @@ import {
   type CatalogStore,
   catalogDatabasePath,
   migrateDatabase,
-  openSqliteCatalogStore,
   type ProductInput,
   type ProductRecord,
   type ProductView,
 } from '../../src/index.ts';
 import { type SearchDocument, searchDocumentJson } from '../../src/model/search-document.ts';
+import { openSqliteCatalogStore } from '../support/embedded-search.ts';
 import { aProduct } from '../support/products.ts';
 import { type SqliteStoreHandle, sqliteStore, tempDataDir } from '../support/sqlite-factory.ts';
 

@@ -1,11 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  catalogDatabasePath,
-  openSqliteCatalogStore,
-  type SqliteCatalogStoreOptions,
-} from '../../src/index.ts';
+import { catalogDatabasePath } from '../../src/index.ts';
+import { openSqliteCatalogStore, type SqliteCatalogStoreOptions } from './embedded-search.ts';
 import type { StoreHandle } from './store-factory.ts';
 
 export interface SqliteStoreHandle extends StoreHandle {

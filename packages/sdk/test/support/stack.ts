@@ -7,9 +7,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { GrantableScope } from '@catalog/contracts';
 import { createAdminUser, obtainAdminIdToken } from '@catalog/identity';
+import { openSqliteCatalogStore } from '@catalog/search/engines';
 import { generateClientSecret, hashClientSecret, loadClientSecretPepper } from '@catalog/server-runtime';
 import { type SpawnedService, spawnServerPair } from '@catalog/server-runtime/testing';
-import { type CatalogStore, catalogDatabasePath, openSqliteCatalogStore } from '@catalog/store';
+import { type CatalogStore, catalogDatabasePath } from '@catalog/store';
 
 const apiEntry = fileURLToPath(new URL('../../../../apps/catalog-api/src/main.ts', import.meta.url));
 const authEntry = fileURLToPath(new URL('../../../../apps/auth-server/src/main.ts', import.meta.url));

@@ -1,6 +1,5 @@
-import { availableParallelism } from 'node:os';
 import type { DatabaseSync } from 'node:sqlite';
-import type { CatalogStore, CatalogueSnapshot } from '../../ports/catalog-store.ts';
+import type { CatalogueSnapshot, LoadTarget } from '../../ports/catalog-store.ts';
 import { canonicaliseStoredEmails } from '../../records/admin-user-records.ts';
 import { RecordAdminUserStore } from '../../records/record-admin-user-store.ts';
 import { RecordAuditLog } from '../../records/record-audit-log.ts';
@@ -10,7 +9,6 @@ import { RecordClientStore } from '../../records/record-client-store.ts';
 import { RecordProductStore } from '../../records/record-product-store.ts';
 import { RecordWebChannelStore } from '../../records/record-web-channel-store.ts';
 import { insertSnapshotReferences } from '../../records/snapshot-references.ts';
-import { catalogueVersionReader } from './catalogue-version.ts';
 import { compactFullTextIndex } from './compact-full-text-index.ts';
 import { migrate } from './migrate.ts';
 import { openDatabase } from './open-database.ts';
@@ -23,36 +21,25 @@ import {
 import { SqliteFeed } from './records/sqlite-feed.ts';
 import { SqliteProducts } from './records/sqlite-products.ts';
 import { runOn, SQLITE_DIALECT, sqliteRecordEngine } from './records/sqlite-record-engine.ts';
-import { SearchPageCache } from './search/page-cache.ts';
-import { SqliteBrandSearch } from './search/sqlite-brand-search.ts';
-import { SqliteProductSearch } from './search/sqlite-product-search.ts';
-import { type SearchPoolObserver, SearchWorkerPool } from './search/worker-pool.ts';
 import { statement } from './statement-cache.ts';
-
 import { inLongWriteTransaction, setBeforeCommit, transactionTime } from './transaction.ts';
 import { backfillSearchDocuments, refreshStaleSearchDocuments } from './write-search-documents.ts';
 
-export interface SqliteCatalogStoreOptions {
+export interface SqliteRecordStoreOptions {
   databasePath: string;
-  /** Worker threads with read connections; default: the machine's parallelism, 2 to 4. */
-  searchWorkers?: number;
-  /** Budget of one search, queueing included (default 5000 ms). */
-  searchTimeoutMs?: number;
-  /** Hears of the search pool's load and of every search as it ends (the server's metrics). */
-  searchObserver?: SearchPoolObserver;
-  /** Bytes of repeated first-offset search pages kept (search/page-cache.ts); 0 or absent: none. */
-  searchPageCacheBytes?: number;
-  /**
-   * Signs syncTokens. The servers pass the deployment's key (their configuration), so that every
-   * instance and every replica accepts the tokens of the others; absent, the key the database
-   * was created with (a store opened by a test or a benchmark).
-   */
-  syncTokenSecret?: Uint8Array;
 }
 
-export const DEFAULT_SEARCH_TIMEOUT_MS = 5000;
+/**
+ * The embedded records. The file's search tables (full-text index, facet counts, stored search
+ * documents) are kept by the records' own write transactions (triggers, and the stale documents
+ * refreshed before each commit), so they are this adapter's, not the search engine's: the engines
+ * in @catalog/search only read them, or (a replica) write records and let this upkeep derive them.
+ * Hence compacting the full-text index after a bulk load is a records store's task here.
+ */
+export type SqliteRecordStore = LoadTarget;
 
-function syncTokenSecret(db: DatabaseSync): Uint8Array {
+/** The key syncTokens are signed with when the configuration names none (tests, benchmarks). */
+export function storedSyncTokenSecret(db: DatabaseSync): Uint8Array {
   const row = statement(db, "SELECT value FROM meta WHERE key = 'sync_token_secret'").get() as {
     value: string;
   };
@@ -80,13 +67,16 @@ async function loadIfEmpty(db: DatabaseSync, snapshot: CatalogueSnapshot): Promi
 }
 
 /** Opens (creating and migrating as needed) the catalogue database at `databasePath`. */
-export function openSqliteCatalogStore(options: SqliteCatalogStoreOptions): CatalogStore {
+export function openSqliteRecordStore(options: SqliteRecordStoreOptions): SqliteRecordStore {
   return openSqliteCatalogue(options).store;
 }
 
-/** The store and its writer connection, for the search replica (replica/), which writes rows as they are. */
-export function openSqliteCatalogue(options: SqliteCatalogStoreOptions): {
-  store: CatalogStore;
+/**
+ * The records and their writer connection, for a search engine over the same file (it reads the
+ * catalogue's version on this connection) and for the search replica, which writes rows as they are.
+ */
+export function openSqliteCatalogue(options: SqliteRecordStoreOptions): {
+  store: SqliteRecordStore;
   db: DatabaseSync;
 } {
   const db = openDatabase(options.databasePath);
@@ -95,14 +85,8 @@ export function openSqliteCatalogue(options: SqliteCatalogStoreOptions): {
   setBeforeCommit(db, () => refreshStaleSearchDocuments(db));
   // Once per database; at 1M products about half a minute, in short transactions.
   backfillSearchDocuments(db);
-  const pool = new SearchWorkerPool({
-    databasePath: options.databasePath,
-    size: options.searchWorkers ?? Math.min(4, Math.max(2, availableParallelism())),
-    timeoutMs: options.searchTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS,
-    ...(options.searchObserver === undefined ? {} : { observer: options.searchObserver }),
-  });
   const records = sqliteRecordEngine(db);
-  const store: CatalogStore = {
+  const store: SqliteRecordStore = {
     products: new RecordProductStore(records, new SqliteProducts(db)),
     brands: new RecordBrandStore(records),
     webChannels: new RecordWebChannelStore(records),
@@ -110,22 +94,9 @@ export function openSqliteCatalogue(options: SqliteCatalogStoreOptions): {
     adminUsers: new RecordAdminUserStore(records),
     audit: new RecordAuditLog(records),
     changes: new RecordChangeFeed(records, new SqliteFeed(db)),
-    productSearch: new SqliteProductSearch(
-      pool,
-      options.syncTokenSecret ?? syncTokenSecret(db),
-      (options.searchPageCacheBytes ?? 0) > 0
-        ? {
-            cache: new SearchPageCache(options.searchPageCacheBytes as number),
-            version: catalogueVersionReader(db),
-            onHit: () => options.searchObserver?.pageCacheHit?.(),
-          }
-        : null,
-    ),
-    brandSearch: new SqliteBrandSearch(pool),
     loadIfEmpty: (snapshot) => loadIfEmpty(db, snapshot),
     compactSearchIndex: async () => compactFullTextIndex(db),
     close: async () => {
-      await pool.close();
       if (db.isOpen) db.close();
     },
   };

@@ -2,7 +2,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { SnapshotBatch } from '../../../model/change.ts';
 import type { ProductRecord } from '../../../model/product.ts';
-import type { SnapshotLoadProgress } from '../../../replica/replica-target.ts';
+import type { SnapshotLoadProgress } from '../../../model/replica-progress.ts';
 import type { BrandRef } from '../../../write-rules/brand-rules.ts';
 import { COUNT_NEW_FACETS, INDEX_NEW_TEXT } from '../records/derive-new-rows.ts';
 import { restoreSchemaObjects, suspendInsertTriggers } from '../records/insert-triggers.ts';
