@@ -1,10 +1,25 @@
 // Figures of the `.bench/*.json` results files the benches write (the format scripts/performance-report.mjs
 // reads), keyed so that the same figure of the same bench lines up across rounds and sides.
 
+/** Suffix of the row holding a figure's same-run baseline. */
+export const BASELINE_SUFFIX = ' · same-run baseline';
+
 /**
- * The figures of one run of `bench` (`{ id, skipGroups? }`) from its results files, as `[{ key, bench, group, name, unit,
- * value }]`. Only each figure's own value is kept: its same-run baseline measures something else
- * (a precomputed-body server, the engine without the pool), which the A/B does not compare.
+ * The values of one results figure: its own, and its same-run baseline as a row of its own. A
+ * baseline is compared too: some are the code under test by another path (the per-product writes
+ * under the bulk load), the others (a precomputed-body server) are a control that shows the noise.
+ */
+function figureValues(figure) {
+  const name = figure.metric === undefined ? figure.name : `${figure.name} (${figure.metric})`;
+  const values = [{ name, value: figure.value }];
+  if (typeof figure.baseline === 'number')
+    values.push({ name: `${name}${BASELINE_SUFFIX}`, value: figure.baseline });
+  return values.filter(({ value }) => typeof value === 'number' && Number.isFinite(value));
+}
+
+/**
+ * The figures of one run of `bench` (`{ id, skipGroups? }`) from its results files, as
+ * `[{ key, bench, group, name, unit, value }]`, keyed so that a figure lines up across rounds and sides.
  */
 export function runFigures(bench, resultsFiles) {
   const skipped = new Set(bench.skipGroups ?? []);
@@ -12,23 +27,23 @@ export function runFigures(bench, resultsFiles) {
   const out = [];
   for (const results of resultsFiles) {
     for (const figure of results.figures ?? []) {
-      if (typeof figure.value !== 'number' || !Number.isFinite(figure.value)) continue;
       const group = figure.group ?? results.title ?? results.part ?? '';
       if (skipped.has(group)) continue;
-      const name = figure.metric === undefined ? figure.name : `${figure.name} (${figure.metric})`;
-      const base = `${bench.id} | ${group} | ${name}`;
-      // A results file may list the same name twice in a group (one per catalogue size): number them.
-      const count = (seen.get(base) ?? 0) + 1;
-      seen.set(base, count);
-      const key = count === 1 ? base : `${base} #${count}`;
-      out.push({
-        key,
-        bench: bench.id,
-        group,
-        name: count === 1 ? name : `${name} #${count}`,
-        unit: figure.unit,
-        value: figure.value,
-      });
+      for (const { name, value } of figureValues(figure)) {
+        const base = `${bench.id} | ${group} | ${name}`;
+        // A results file may list the same name twice in a group (one per catalogue size): number them.
+        const count = (seen.get(base) ?? 0) + 1;
+        seen.set(base, count);
+        const numbered = count === 1 ? name : `${name} #${count}`;
+        out.push({
+          key: `${bench.id} | ${group} | ${numbered}`,
+          bench: bench.id,
+          group,
+          name: numbered,
+          unit: figure.unit,
+          value,
+        });
+      }
     }
   }
   return out;

@@ -31,6 +31,30 @@ export function rowCells(row) {
   ];
 }
 
+/** Whether a larger value of `unit` is better ('rate'), worse ('time'), or neither (sizes, counts). */
+export function unitKind(unit) {
+  if (unit === undefined) return 'other';
+  if (unit.includes('/s')) return 'rate';
+  return unit === 'ms' || unit === 's' ? 'time' : 'other';
+}
+
+/**
+ * One bench's summary cells: how many figures both sides have, the median B/A of its times and of
+ * its rates, and how many rows were flagged beyond noise, so a regression shows before the tables.
+ */
+export function benchSummary(rows) {
+  const compared = rows.filter((row) => row.a.length > 0 && row.b.length > 0);
+  const ratios = (kind) =>
+    compared.filter((row) => unitKind(row.unit) === kind).map((row) => median(row.b) / median(row.a));
+  const flagged = compared.filter((row) => rowCells(row)[4].endsWith('⚠')).length;
+  return [
+    String(compared.length),
+    number(median(ratios('time'))),
+    number(median(ratios('rate'))),
+    String(flagged),
+  ];
+}
+
 const TABLE_HEAD = [
   '| Figure | Unit | A median | B median | B/A | A spread | B spread | Rounds A/B |',
   '|---|---|--:|--:|--:|--:|--:|--:|',
@@ -75,8 +99,20 @@ export function buildReport(ab) {
       `| ${bench.id} | ${bench.path} | ${cell(sideStatus(of('A')))} | ${cell(sideStatus(of('B')))} |`,
     );
   }
+  lines.push(
+    '',
+    'Per bench, the median B/A of its times (ms, s; below 1 is faster) and of its rates (/s; above 1 is faster):',
+    '',
+    '| Bench | Figures on both sides | Times: median B/A | Rates: median B/A | Rows ⚠ |',
+    '|---|--:|--:|--:|--:|',
+  );
+  for (const bench of ab.benches) {
+    const cells = benchSummary(ab.rows.filter((row) => row.bench === bench.id));
+    lines.push(`| ${bench.id} | ${cells.join(' | ')} |`);
+  }
   for (const path of ['search', 'write']) {
     const benches = ab.benches.filter((bench) => bench.path === path);
+    if (benches.length === 0) continue;
     lines.push('', `## ${path === 'search' ? 'Search path' : 'Write path'}`);
     for (const bench of benches) {
       const rows = ab.rows.filter((row) => row.bench === bench.id);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BENCHES, resolveBench } from '../../../scripts/lib/bench-ab/benches.mjs';
 import { collectRows, runFigures } from '../../../scripts/lib/bench-ab/figures.mjs';
-import { buildReport, rowCells, sideStatus } from '../../../scripts/lib/bench-ab/report.mjs';
+import { benchSummary, buildReport, rowCells, sideStatus } from '../../../scripts/lib/bench-ab/report.mjs';
 import { median, spread } from '../../../scripts/lib/bench-ab/statistics.mjs';
 
 const bench = (id: string) => {
@@ -67,11 +67,12 @@ describe('scripts/bench-ab.mjs: figures, rows and the report', () => {
     },
   ];
 
-  it('keys each figure by bench, group and name (with its metric), numbering a repeated name', () => {
+  it('keys each figure by bench, group and name (with its metric), with its baseline as a row of its own, numbering a repeated name', () => {
     expect(
       runFigures(bench('store-load'), results(100)).map((figure: { key: string }) => figure.key),
     ).toEqual([
       'store-load | 2,000 products | seed',
+      'store-load | 2,000 products | seed · same-run baseline',
       'store-load | 2,000 products | seed #2',
       'store-load | query | c1 (p50)',
     ]);
@@ -117,6 +118,26 @@ describe('scripts/bench-ab.mjs: figures, rows and the report', () => {
     const row = { bench: 'x', group: 'g', name: 'rate', unit: '/s', a: [100, 104, 102], b: [80, 81, 82] };
     expect(rowCells(row)).toEqual(['rate', '/s', '102', '81', '0.7941 ⚠', '3.9%', '2.5%', '3/3']);
     expect(rowCells({ ...row, b: [98, 106, 101] })[4]).toBe('0.9902');
+  });
+
+  it("summarises a bench by the median B/A of its times and of its rates, leaving sizes and one side's figures out", () => {
+    const row = (name: string, unit: string, a: number[], b: number[]) => ({
+      bench: 'x',
+      group: 'g',
+      name,
+      unit,
+      a,
+      b,
+    });
+    const rows = [
+      row('p50', 'ms', [10, 10], [12, 12]),
+      row('p99', 'ms', [9, 11], [10.5, 11.5]),
+      row('p95', 'ms', [10, 10], [13, 13]),
+      row('rate', 'products/s', [100, 100], [90, 90]),
+      row('file', 'MB', [30, 30], [60, 60]),
+      row('only on A', 'ms', [1], []),
+    ];
+    expect(benchSummary(rows)).toEqual(['5', '1.2', '0.9', '4']);
   });
 
   it('says a bench was not run on a side where it does not exist, and counts failed rounds', () => {
