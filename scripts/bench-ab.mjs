@@ -3,7 +3,7 @@
 //   node scripts/bench-ab.mjs --base <rev> [--head <rev>] [--rounds N] [--products N]
 //     [--seconds S] [--shape-seconds S] [--mix-queries N] [--benches id,id] [--dir DIR]
 // Each commit gets a detached worktree under DIR (default .bench/ab, reused between runs), installed
-// and built; then every round runs each bench on A and then on B (ABAB…), so both sides see the same
+// and built (so uncommitted changes are never measured: commit them first); then every round runs each bench on A and then on B (ABAB…), so both sides see the same
 // machine and the same load drift. Each bench's `.bench/*.json` results are collected per run; the
 // report (stdout and .bench/ab-report.md) gives per figure A's and B's medians, B/A and each side's
 // round-to-round spread. Benches are found by package script (scripts/lib/bench-ab/benches.mjs).
@@ -125,7 +125,7 @@ async function main() {
     mkdirSync(tmp, { recursive: true });
     return { name, commit, dir, tmp };
   });
-  for (const side of new Set(sides.map((s) => s.dir))) prepareWorktree(side, log);
+  for (const dir of new Set(sides.map((side) => side.dir))) prepareWorktree(dir, log);
   const logs = join(options.dir, 'logs');
   mkdirSync(logs, { recursive: true });
   const env = Object.fromEntries(Object.entries(options.sizes).map(([name, value]) => [name, String(value)]));
