@@ -1,16 +1,15 @@
 import { mkdir } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { engineSelection, openRecords, openSigningKeys } from '@catalog/engines';
 import {
   cookieSigningKeys,
   ensureSigningKeys,
   loginCsrfKey,
-  openSigningKeyStore,
   providerJwks,
   type SigningKeySet,
   StoreAuditTrail,
 } from '@catalog/identity';
 import { loadClientSecretPepper, ShutdownState } from '@catalog/server-runtime';
-import { openRecordStore, storageLocation } from '@catalog/store';
 import type { Logger } from 'pino';
 import { LoginLockout } from './accounts/login-lockout.ts';
 import { openSharedState } from './adapters/open-shared-state.ts';
@@ -58,6 +57,8 @@ export async function buildAuthServer({
   readonly metrics?: AuthMetrics;
   readonly shutdown?: ShutdownState;
 }): Promise<AuthServer> {
+  // The records' engine (and SEARCH_ENGINE, checked though unused here) before anything is opened.
+  const { records } = engineSelection(config);
   const shared = await openSharedState({ config, logger, onFallback: () => metrics.rateLimitFallback() });
   const limiterOf = metrics.meteredRateLimiters(shared.rateLimiters);
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
@@ -66,12 +67,12 @@ export async function buildAuthServer({
     override: config.clientSecretPepper,
   });
   // Beside the records: DATA_DIR's key file by default, the set every instance shares on PostgreSQL.
-  const signingKeys = await openSigningKeyStore(storageLocation(config), async () => pepper);
+  const signingKeys = await openSigningKeys(records, async () => pepper);
   let keys = await ensureSigningKeys(signingKeys).catch(async (error: unknown) => {
     await signingKeys.close();
     throw error;
   });
-  const store = await openRecordStore(storageLocation(config));
+  const store = await openRecords(records);
   const clients = new StoreIssuableClients(store.clients);
   const accounts = new StoreAdminAccounts(store.adminUsers);
   const holder = new ProviderHolder();

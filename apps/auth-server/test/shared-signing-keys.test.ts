@@ -4,12 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  generateSigningKey,
-  openSigningKeyStore,
-  SigningKeySetError,
-  signingKeysFile,
-} from '@catalog/identity';
+import { openSigningKeys } from '@catalog/engines';
+import { generateSigningKey, SigningKeySetError, signingKeysFile } from '@catalog/identity';
 import { rawRequest, runToExit } from '@catalog/server-runtime/testing';
 import { openPostgresSigningKeySetStore, type SealedKeySet } from '@catalog/store';
 import { createTestDatabase, type TestDatabase } from '@catalog/store/testing';
@@ -95,7 +91,7 @@ describe('signing keys in the shared store on PostgreSQL (issue 16)', () => {
 
   it('the set in the database is sealed: no private JWK, no "d" member, no private key bytes in clear', async () => {
     const records = await openPostgresSigningKeySetStore({ url: database.url });
-    const opened = await openSigningKeyStore(
+    const opened = await openSigningKeys(
       { engine: 'postgres', url: database.url, dataDir: servers[0]?.dataDir as string },
       async () => Buffer.from(PEPPER, 'utf8'),
     );
@@ -168,7 +164,7 @@ describe('signing keys in the shared store on PostgreSQL (issue 16)', () => {
 
   it('a sealed set put back at another version does not open: the version is sealed in with it', async () => {
     const url = await database.schemaUrl();
-    const keys = await openSigningKeyStore({ engine: 'postgres', url, dataDir: tmpdir() }, async () =>
+    const keys = await openSigningKeys({ engine: 'postgres', url, dataDir: tmpdir() }, async () =>
       Buffer.from(PEPPER, 'utf8'),
     );
     const records = await openPostgresSigningKeySetStore({ url });

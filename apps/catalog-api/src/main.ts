@@ -1,11 +1,11 @@
-import { openCatalogStore } from '@catalog/search/engines';
+import { engineSelection, openCatalogue } from '@catalog/engines';
 import {
   exitOnStartupError,
   loadClientSecretPepper,
   loadSyncTokenSecret,
   startHttpService,
 } from '@catalog/server-runtime';
-import { ensureDemoCatalogue, storageLocation } from '@catalog/store';
+import { ensureDemoCatalogue } from '@catalog/store';
 import { createApp } from './app.ts';
 import { createTokenVerifier } from './auth/token-verifier.ts';
 import { loadCatalogApiConfig } from './config/config.ts';
@@ -15,14 +15,14 @@ import { UsageCounter } from './usage/usage-counter.ts';
 
 try {
   const config = loadCatalogApiConfig();
+  const engines = engineSelection(config);
   await startHttpService({
     service: 'catalog-api',
     settings: config,
     portVariable: 'CATALOG_API_PORT',
     build: async (logger, shutdown) => {
       const metrics = new CatalogMetrics({ enabled: config.metrics.enabled });
-      const store = await openCatalogStore({
-        location: storageLocation(config),
+      const store = await openCatalogue(engines, {
         searchTimeoutMs: config.searchTimeoutMs,
         searchObserver: metrics.searchObserver,
         searchPageCacheBytes: config.searchPageCacheBytes,

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { validateResponse } from '@catalog/contracts';
+import { openRecords } from '@catalog/engines';
 import { generateClientSecret, hashClientSecret, loadClientSecretPepper } from '@catalog/server-runtime';
 import {
   rawRequest,
@@ -10,7 +11,7 @@ import {
   type ServerPair,
   spawnServerPair,
 } from '@catalog/server-runtime/testing';
-import { ensureDemoCatalogue, openRecordStore, type ReplicaBuildProgress } from '@catalog/store';
+import { ensureDemoCatalogue, type ReplicaBuildProgress } from '@catalog/store';
 import { createTestDatabase, type TestDatabase } from '@catalog/store/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -45,7 +46,7 @@ describe('the search replica a first start on PostgreSQL builds', () => {
   beforeAll(async () => {
     database = await createTestDatabase(inject('testSettings').databaseUrl, 'api_replica_build');
     dataDir = await mkdtemp(join(tmpdir(), 'api-replica-build-'));
-    const records = await openRecordStore({ engine: 'postgres', url: database.url, dataDir });
+    const records = await openRecords({ engine: 'postgres', url: database.url, dataDir });
     try {
       await ensureDemoCatalogue(records, { products: PRODUCTS });
     } finally {
@@ -77,7 +78,7 @@ describe('the search replica a first start on PostgreSQL builds', () => {
   const aToken = async () => {
     const secret = generateClientSecret();
     const clientId = generateClientId();
-    const records = await openRecordStore({ engine: 'postgres', url: database.url, dataDir });
+    const records = await openRecords({ engine: 'postgres', url: database.url, dataDir });
     try {
       await records.clients.create({
         clientId,

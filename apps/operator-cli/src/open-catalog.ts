@@ -1,37 +1,25 @@
-import { mkdirSync } from 'node:fs';
-import { openSqliteCatalogStore } from '@catalog/search/engines';
-import {
-  catalogDatabasePath,
-  type LoadTarget,
-  openPostgresRecordStore,
-  type StorageLocation,
-} from '@catalog/store';
+import { describeRecords, EngineConfigurationError, openLoadTarget } from '@catalog/engines';
+import type { LoadTarget, StorageLocation } from '@catalog/store';
 import { UsageError } from './usage-error.ts';
 
-export function ensureDataDir(dataDir: string): void {
+/** A configuration the engines refuse is the operator's to fix: reported as a usage error. */
+export async function asUsageError<T>(opening: Promise<T>): Promise<T> {
   try {
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    return await opening;
   } catch (error) {
-    throw new UsageError(`cannot create the data directory ${dataDir}: ${(error as Error).message}`);
+    throw error instanceof EngineConfigurationError ? new UsageError(error.message) : error;
   }
 }
 
 /**
- * Opens the catalogue, creating and migrating it on first use. On PostgreSQL there is no search
- * index here to compact: each API instance's replica applies the load from the change feed.
+ * Opens the catalogue, creating and migrating it on first use: the records engine's load target,
+ * whose search index (where it has one in the records' file) the load compacts at its end.
  */
-export async function openCatalog(location: StorageLocation): Promise<LoadTarget> {
-  if (location.engine === 'postgres') {
-    const records = await openPostgresRecordStore({ url: location.url, maxConnections: 2 });
-    return { ...records, compactSearchIndex: async () => undefined };
-  }
-  ensureDataDir(location.dataDir);
-  return openSqliteCatalogStore({ databasePath: catalogDatabasePath(location.dataDir), searchWorkers: 1 });
+export function openCatalog(location: StorageLocation): Promise<LoadTarget> {
+  return asUsageError(openLoadTarget(location));
 }
 
 /** Where the catalogue is, for messages. The PostgreSQL URL is not shown: it may carry a password. */
 export function describeLocation(location: StorageLocation): string {
-  if (location.engine === 'sqlite') return catalogDatabasePath(location.dataDir);
-  const url = new URL(location.url);
-  return `PostgreSQL ${url.hostname}:${url.port || '5432'}${url.pathname}`;
+  return describeRecords(location);
 }

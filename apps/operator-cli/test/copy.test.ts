@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openDeploymentSigningKeys } from '@catalog/identity';
+import { openDeploymentSigningKeys } from '@catalog/engines';
 import { runToExit, spawnService } from '@catalog/server-runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './support/postgres-database.ts';

@@ -14,8 +14,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { openCatalogue, selectEngines } from '../../catalog-engines/src/index.ts';
 import {
-  openCatalogStore,
   openSqliteCatalogStore,
   openSqliteReplicaSearch as openSqliteSearchReplica,
   SEARCH_REPLICA_FILE_NAME,
@@ -62,7 +62,7 @@ const LAG_CODE_PREFIX = 'BENCHLAG-';
 const RUN_STAMP = Date.now().toString(36);
 /** Figure names scripts/performance-report.mjs reads the goals from. */
 const IMPORT = 'bulk import into PostgreSQL (seedCatalogue, empty database)';
-const REPLICA_BUILD = 'replica initial build (openCatalogStore, empty replica directory)';
+const REPLICA_BUILD = 'replica initial build (openCatalogue, empty replica directory)';
 
 function databaseUrl(database: string): string {
   const url = new URL(SERVER_URL);
@@ -158,8 +158,7 @@ async function sqliteSeedSeconds(products: number, shared: { seconds: number; re
 async function openDeployment(url: string) {
   const dataDir = mkdtempSync(join(tmpdir(), 'catalog-bench-replica-'));
   const started = performance.now();
-  const store = await openCatalogStore({
-    location: { engine: 'postgres', url, dataDir },
+  const store = await openCatalogue(selectEngines({ engine: 'postgres', url, dataDir }, undefined), {
     searchTimeoutMs: 120_000,
   });
   return {
@@ -503,9 +502,9 @@ writeFileSync(
       },
       figures,
       notes: [
-        "PostgreSQL deployment: openCatalogStore on PostgreSQL, records in PostgreSQL, search answered by the instance's SQLite replica, which follows the change feed; every search first reads the feed head on PostgreSQL and waits for the replica to reach it. Embedded: openSqliteCatalogStore on the database search-bench searches (the same generated catalogue). Both with the default search workers.",
+        "PostgreSQL deployment: openCatalogue on PostgreSQL, records in PostgreSQL, search answered by the instance's SQLite replica, which follows the change feed; every search first reads the feed head on PostgreSQL and waits for the replica to reach it. Embedded: openSqliteCatalogStore on the database search-bench searches (the same generated catalogue). Both with the default search workers.",
         "Bulk import: seedCatalogue into an empty PostgreSQL database (one transaction); baseline: the SQLite seed of the same catalogue in the same run (the embedded database's own seed when this run made it, else a seed into a throwaway directory).",
-        "Replica initial build: opening the deployment with an empty replica directory, until the replica holds the whole catalogue (openCatalogStore resolves then): a bulk load of one snapshot of the source (ChangeFeed.readSnapshot, adapters/sqlite/replica/load-snapshot.ts), then the feed after it. Unlike the embedded database after its seed, the replica's full-text index is not compacted. bench/replica-build-bench.ts times it beside the old replay of the whole feed.",
+        "Replica initial build: opening the deployment with an empty replica directory, until the replica holds the whole catalogue (openCatalogue resolves then): a bulk load of one snapshot of the source (ChangeFeed.readSnapshot, adapters/sqlite/replica/load-snapshot.ts), then the feed after it. Unlike the embedded database after its seed, the replica's full-text index is not compacted. bench/replica-build-bench.ts times it beside the old replay of the whole feed.",
         "Queries: end to end through each deployment's productSearch.searchDocuments with the caller's view, as the API calls it; the value is the PostgreSQL deployment, the baseline the embedded one, measured interleaved per query type in the same run; ratio = PostgreSQL / embedded. A p99 of 40 runs (80 at c8; keyset pages 400 and 800) is close to their maximum.",
         `Lag: another record-store instance creates ${LAG_WRITES} products, one every ${LAG_PACE_MS} ms; timed from each write's resolution. Next search: searchDocuments by the new productCode on the deployment (its follower also polls every ${POLL_INTERVAL_MS} ms), repeated until it finds the product. Background: the same replica reopened with a FeedFollower and nothing searching, until its applied sequence reaches the feed head read after the write.`,
         'catalog copy: copySqliteToPostgres of the embedded database into a new, empty database (migration, COPY of every table, change feed, indexes, verification), dropped afterwards.',

@@ -1,5 +1,5 @@
 // `node bench/replica-build-bench.ts`: how fast a new search replica of a PostgreSQL deployment is
-// built, from a snapshot of the source (what openCatalogStore does) and, for comparison, by
+// built, from a snapshot of the source (what the registry's sqlite-replica engine does) and, for comparison, by
 // replaying the whole change feed through applyRecords (what it did before). BENCH_PRODUCTS sizes
 // (default 100000) of the generated catalogue are seeded into a database of their own,
 // catalog_bench_replica_<size> on BENCH_DATABASE_URL's server (default

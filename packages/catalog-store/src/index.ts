@@ -63,7 +63,6 @@ export {
 export { displayOnWebFor } from './model/visibility.ts';
 export type * from './model/web-channel.ts';
 export { WEB_CHANNEL_SLUG_PATTERN } from './model/web-channel.ts';
-export { openRecordStore, type StorageLocation, storageLocation } from './open-record-store.ts';
 export type * from './ports/admin-user-store.ts';
 export type * from './ports/audit-log.ts';
 export type * from './ports/brand-search.ts';
@@ -87,6 +86,7 @@ export {
   type SeedReport,
   seedCatalogue,
 } from './seed/seed-catalogue.ts';
+export { type StorageLocation, storageLocation } from './storage-location.ts';
 export type { Problem } from './validation/problem.ts';
 export {
   assertProductInput,

@@ -9,16 +9,21 @@ export {
   MIN_PASSWORD_LENGTH,
 } from './accounts/admin-users.ts';
 export { isDisabledHash, verifyPassword } from './accounts/password-hash.ts';
+export { FileSigningKeyStore } from './adapters/file-signing-keys/file-signing-key-store.ts';
+export { SharedSigningKeyStore } from './adapters/shared-signing-keys/shared-signing-key-store.ts';
 export { StoreAuditTrail } from './adapters/store-audit-trail.ts';
 export { AdminOperationError, AdminUserNotFoundError, WeakPasswordError } from './errors/admin-errors.ts';
 export { type HttpsReply, HttpsSession } from './id-token/https-session.ts';
 export { obtainAdminIdToken } from './id-token/obtain-admin-id-token.ts';
 export { loginForm, signInThroughLoginPage } from './id-token/sign-in-through-login-page.ts';
-export { openDeploymentSigningKeys, signingKeysForCopy } from './keys/deployment-signing-keys.ts';
+export {
+  type DeploymentPepper,
+  existingDeploymentPepper,
+  signingKeysForCopy,
+} from './keys/deployment-signing-keys.ts';
 export { ensureSigningKeys } from './keys/ensure-signing-keys.ts';
 export { generateSigningKey } from './keys/generate-signing-key.ts';
 export { RETIRED_KEY_RETENTION_SECONDS } from './keys/key-retention.ts';
-export { openSigningKeyStore } from './keys/open-signing-key-store.ts';
 export { type ProviderJwk, providerJwks } from './keys/published-keys.ts';
 export {
   type RotationReport,

@@ -2,9 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openPostgresSigningKeySetStore } from '@catalog/store';
 import { createTestDatabase, type TestDatabase } from '@catalog/store/testing';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { openSigningKeyStore } from '../src/keys/open-signing-key-store.ts';
+import { FileSigningKeyStore } from '../src/adapters/file-signing-keys/file-signing-key-store.ts';
+import { SharedSigningKeyStore } from '../src/adapters/shared-signing-keys/shared-signing-key-store.ts';
+import { signingKeysFile } from '../src/keys/signing-key-set.ts';
 import { signingKeyStoreContract } from './signing-key-store.contract.ts';
 
 const PEPPER = randomBytes(32);
@@ -13,7 +16,7 @@ const PEPPER = randomBytes(32);
 signingKeyStoreContract('the file under DATA_DIR', async () => {
   const dataDir = await mkdtemp(join(tmpdir(), 'signing-key-file-'));
   return {
-    open: () => openSigningKeyStore({ engine: 'sqlite', dataDir }, async () => PEPPER),
+    open: async () => new FileSigningKeyStore(signingKeysFile(dataDir)),
     dispose: () => rm(dataDir, { recursive: true, force: true }),
   };
 });
@@ -29,7 +32,12 @@ signingKeyStoreContract('the shared store on PostgreSQL', async () => {
   const url = await database.schemaUrl();
   const dataDir = await mkdtemp(join(tmpdir(), 'signing-key-shared-'));
   return {
-    open: () => openSigningKeyStore({ engine: 'postgres', url, dataDir }, async () => PEPPER),
+    open: async () =>
+      new SharedSigningKeyStore({
+        records: await openPostgresSigningKeySetStore({ url }),
+        pepper: PEPPER,
+        place: 'the test schema (signing_key_set)',
+      }),
     dispose: () => rm(dataDir, { recursive: true, force: true }),
   };
 });

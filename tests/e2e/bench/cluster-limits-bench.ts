@@ -24,6 +24,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openRecords } from '@catalog/engines';
 import {
   ensureLocalTls,
   generateClientSecret,
@@ -33,7 +34,6 @@ import {
 } from '@catalog/server-runtime';
 import { closedLoopLoad, type LoadRequest, type LoadResult } from '@catalog/server-runtime/load';
 import { rawRequest, requestAccessToken } from '@catalog/server-runtime/testing';
-import { openRecordStore } from '@catalog/store';
 import { DEFAULT_TEST_REDIS_URL } from '@catalog/vitest-config/redis-run-prefix';
 import { authServerEnv, type ClusterShared, catalogApiEnv } from '../../../scripts/cluster/instance-env.mts';
 import { type InstanceProcess, startInstance } from '../../../scripts/cluster/instance-process.mts';
@@ -165,7 +165,7 @@ async function startPair(input: {
 }
 
 async function createClient(shared: ClusterShared, dataDir: string) {
-  const store = await openRecordStore({ engine: 'postgres', url: shared.databaseUrl, dataDir });
+  const store = await openRecords({ engine: 'postgres', url: shared.databaseUrl, dataDir });
   const secret = generateClientSecret();
   const clientId = `BENCH${randomBytes(11).toString('hex').slice(0, 21).toUpperCase()}`;
   try {

@@ -9,7 +9,7 @@ import {
   randomUUID,
   sign,
 } from 'node:crypto';
-import { openDeploymentSigningKeys } from '@catalog/identity';
+import { openDeploymentSigningKeys } from '@catalog/engines';
 import type { StorageLocation } from '@catalog/store';
 
 const b64url = (value: string | Buffer) => Buffer.from(value).toString('base64url');

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openRecords } from '@catalog/engines';
 import {
   createLogger,
   ensureLocalTls,
@@ -11,7 +12,7 @@ import {
   loadClientSecretPepper,
   type RunningServer,
 } from '@catalog/server-runtime';
-import { type ClientScope, openRecordStore, type RecordStore, storageLocation } from '@catalog/store';
+import { type ClientScope, type RecordStore, storageLocation } from '@catalog/store';
 import { type AuthServer, buildAuthServer } from '../../src/auth-server.ts';
 import { loadAuthServerConfig } from '../../src/config/config.ts';
 import type { ClientSecretVerifier } from '../../src/oidc/client-secret-check.ts';
@@ -76,7 +77,7 @@ export async function startTestServer(
   });
   const url = `https://localhost:${running.port}${config.basePath}`;
   server.start(url);
-  const store = await openRecordStore(storageLocation(config));
+  const store = await openRecords(storageLocation(config));
   const pepper = await loadClientSecretPepper({ dataDir, override: config.clientSecretPepper });
   return {
     url,

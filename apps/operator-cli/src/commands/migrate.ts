@@ -1,10 +1,6 @@
-import {
-  type DatabaseUpgradeReport,
-  migrateDatabase,
-  migratePostgresDatabase,
-  type StorageLocation,
-} from '@catalog/store';
-import { describeLocation, ensureDataDir, openCatalog } from '../open-catalog.ts';
+import { migrateCatalogue } from '@catalog/engines';
+import type { DatabaseUpgradeReport, StorageLocation } from '@catalog/store';
+import { asUsageError, describeLocation, openCatalog } from '../open-catalog.ts';
 import { OPERATOR_AUDIT } from '../operator-audit.ts';
 import type { Output } from '../output.ts';
 
@@ -29,17 +25,8 @@ async function recordMigration(location: StorageLocation, report: DatabaseUpgrad
   }
 }
 
-async function upgrade(location: StorageLocation): Promise<DatabaseUpgradeReport> {
-  if (location.engine === 'postgres') {
-    // Search documents belong to each API instance's replica, which builds its own.
-    return { ...(await migratePostgresDatabase(location.url)), searchDocumentsWritten: 0 };
-  }
-  ensureDataDir(location.dataDir);
-  return migrateDatabase(describeLocation(location));
-}
-
 export async function runMigrate(location: StorageLocation, output: Output): Promise<void> {
-  const report = await upgrade(location);
+  const report = await asUsageError(migrateCatalogue(location));
   await recordMigration(location, report);
   const where = describeLocation(location);
   if (report.applied.length === 0)

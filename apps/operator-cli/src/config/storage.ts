@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { EngineConfigurationError, selectEngines } from '@catalog/engines';
 import type { StorageLocation } from '@catalog/store';
 import { UsageError } from '../usage-error.ts';
 
@@ -26,12 +27,27 @@ function postgresUrl(value: string): string {
 /**
  * The catalogue the commands work on, as the servers find it: PostgreSQL when DATABASE_URL is set
  * (`--data-dir` then only matters to the commands that use files there, such as key rotation),
- * else the embedded database in the data directory.
+ * else the embedded database in the data directory. An unknown SEARCH_ENGINE is a usage error.
  */
 export function resolveStorage(dataDirOption: string | undefined, env: Env = process.env): StorageLocation {
   const dataDir = resolveDataDir(dataDirOption, env);
   const url = set(env.DATABASE_URL);
-  return url === undefined
-    ? { engine: 'sqlite', dataDir }
-    : { engine: 'postgres', url: postgresUrl(url), dataDir };
+  const location: StorageLocation =
+    url === undefined
+      ? { engine: 'sqlite', dataDir }
+      : { engine: 'postgres', url: postgresUrl(url), dataDir };
+  checkSearchEngine(location, set(env.SEARCH_ENGINE));
+  return location;
+}
+
+/**
+ * SEARCH_ENGINE, checked as the servers check it, so that a deployment's environment the servers
+ * would refuse is refused here too (the commands themselves load records, not search).
+ */
+function checkSearchEngine(location: StorageLocation, searchEngine: string | undefined): void {
+  try {
+    selectEngines(location, searchEngine);
+  } catch (error) {
+    throw error instanceof EngineConfigurationError ? new UsageError(error.message) : error;
+  }
 }

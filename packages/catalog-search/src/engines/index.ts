@@ -1,10 +1,6 @@
 // The engines, for the engine registry only: programs open search through the registry.
 
-export {
-  type OpenCatalogStoreOptions,
-  openCatalogStore,
-  SEARCH_REPLICA_FILE_NAME,
-} from './open-catalog-store.ts';
+export { type OpenCatalogueOptions, splitCatalogueOptions } from './open-catalogue-options.ts';
 export { openReplicatedSearch, type ReplicatedSearchWiring } from './open-replicated-search.ts';
 export {
   openSqliteCatalogStore,
@@ -23,3 +19,4 @@ export {
   type SearchReplica,
   type SqliteReplicaSearchOptions,
 } from './sqlite-replica/open-sqlite-replica-search.ts';
+export { SEARCH_REPLICA_FILE_NAME } from './sqlite-replica/replica-file-name.ts';

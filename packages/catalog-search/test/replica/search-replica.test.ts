@@ -9,13 +9,13 @@ import {
   ValidationError,
 } from '@catalog/store';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openCatalogStore } from '../../src/engines/index.ts';
 import {
   openSqliteReplicaSearch,
   type SearchReplica,
 } from '../../src/engines/sqlite-replica/open-sqlite-replica-search.ts';
 import { FeedFollower } from '../../src/follower/feed-follower.ts';
 import { replicatedSearch } from '../../src/follower/replicated-search.ts';
+import { openPostgresReplica } from '../support/open-postgres-replica.ts';
 import { freshSchema } from '../support/postgres-factory.ts';
 import { aProduct } from '../support/products.ts';
 import { TEST_SEARCH_TIMEOUT_MS, tempDataDir } from '../support/sqlite-factory.ts';
@@ -39,15 +39,17 @@ async function deployment(): Promise<Deployment> {
     url: schemaUrl,
     open: async (options = {}) => {
       const dataDir = options.dataDir ?? tempDataDir();
-      const store = await openCatalogStore({
-        location: { engine: 'postgres', url: schemaUrl, dataDir },
-        searchWorkers: 1,
-        searchTimeoutMs: TEST_SEARCH_TIMEOUT_MS,
-        freshnessTimeoutMs: TEST_SEARCH_TIMEOUT_MS,
-        syncTokenSecret: SECRET,
-        replicaPollIntervalMs: options.pollMs ?? 100,
-        ...(options.inBackground === undefined ? {} : { replicaInBackground: options.inBackground }),
-      });
+      const store = await openPostgresReplica(
+        { url: schemaUrl, dataDir },
+        {
+          searchWorkers: 1,
+          searchTimeoutMs: TEST_SEARCH_TIMEOUT_MS,
+          freshnessTimeoutMs: TEST_SEARCH_TIMEOUT_MS,
+          syncTokenSecret: SECRET,
+          replicaPollIntervalMs: options.pollMs ?? 100,
+          ...(options.inBackground === undefined ? {} : { replicaInBackground: options.inBackground }),
+        },
+      );
       cleanups.push(async () => {
         await store.close();
         rmSync(dataDir, { recursive: true, force: true });

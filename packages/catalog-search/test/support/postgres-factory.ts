@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { openCatalogStore } from '../../src/engines/index.ts';
+import { openPostgresReplica } from './open-postgres-replica.ts';
 import { TEST_SEARCH_TIMEOUT_MS, tempDataDir } from './sqlite-factory.ts';
 import type { StoreHandle } from './store-factory.ts';
 
@@ -30,25 +30,23 @@ export async function freshSchema(): Promise<{ url: string; schema: string; drop
 }
 
 /**
- * A whole PostgreSQL deployment as the API opens it (`openCatalogStore`): records in a fresh
+ * A whole PostgreSQL deployment as the API opens it (the registry's `sqlite-replica` entry): records in a fresh
  * schema, search in a replica under a temporary data directory that follows the change feed.
  */
 export async function postgresCatalogStore(): Promise<StoreHandle> {
   const { url, schema, drop } = await freshSchema();
   const dataDir = tempDataDir();
-  const store = await openCatalogStore({
+  const store = await openPostgresReplica(
     // The search_path rides on the URL, as a deployment using its own schema would give it.
-    location: {
-      engine: 'postgres',
-      url: `${url}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
-      dataDir,
+    { url: `${url}?options=${encodeURIComponent(`-c search_path=${schema}`)}`, dataDir },
+    {
+      searchWorkers: 2,
+      searchTimeoutMs: TEST_SEARCH_TIMEOUT_MS,
+      // A catch-up is milliseconds; a loaded test machine can take longer, and a 503 is not what a
+      // test of results means to check. The replica tests set their own.
+      freshnessTimeoutMs: TEST_SEARCH_TIMEOUT_MS,
     },
-    searchWorkers: 2,
-    searchTimeoutMs: TEST_SEARCH_TIMEOUT_MS,
-    // A catch-up is milliseconds; a loaded test machine can take longer, and a 503 is not what a
-    // test of results means to check. The replica tests set their own.
-    freshnessTimeoutMs: TEST_SEARCH_TIMEOUT_MS,
-  });
+  );
   return {
     store,
     location: { engine: 'postgres', url, schema },

@@ -1,16 +1,14 @@
 import { existsSync } from 'node:fs';
 import { clientSecretPepperFile, loadClientSecretPepper } from '@catalog/server-runtime';
-import type { SealSigningKeys, StorageLocation } from '@catalog/store';
+import type { SealSigningKeys } from '@catalog/store';
 import { FileSigningKeyStore } from '../adapters/file-signing-keys/file-signing-key-store.ts';
 import { sealKeySet } from '../adapters/shared-signing-keys/seal-key-set.ts';
 import { AdminOperationError } from '../errors/admin-errors.ts';
-import type { SigningKeyStore } from '../ports/signing-key-store.ts';
 import { keySetSealingKey } from '../secrets/pepper-derived-keys.ts';
-import { openSigningKeyStore } from './open-signing-key-store.ts';
 import { signingKeysFile } from './signing-key-set.ts';
 
 /** The pepper of the deployment whose DATA_DIR or variable is given. */
-interface DeploymentPepper {
+export interface DeploymentPepper {
   readonly dataDir: string;
   /** CLIENT_SECRET_PEPPER as the operator's environment gives it. */
   readonly clientSecretPepper: string | undefined;
@@ -21,7 +19,10 @@ interface DeploymentPepper {
  * must exist already. The token servers create it on first start; one created here would be
  * another pepper, sealing keys no token server can open.
  */
-async function existingPepper({ dataDir, clientSecretPepper }: DeploymentPepper): Promise<Uint8Array> {
+export async function existingDeploymentPepper({
+  dataDir,
+  clientSecretPepper,
+}: DeploymentPepper): Promise<Uint8Array> {
   const file = clientSecretPepperFile(dataDir);
   if (clientSecretPepper === undefined && !existsSync(file)) {
     throw new AdminOperationError(
@@ -29,19 +30,6 @@ async function existingPepper({ dataDir, clientSecretPepper }: DeploymentPepper)
     );
   }
   return loadClientSecretPepper({ dataDir, override: clientSecretPepper });
-}
-
-/**
- * The signing keys `pnpm admin keys rotate` works on, where the token servers of the deployment
- * read them: the file under DATA_DIR on the embedded default, the sealed set in PostgreSQL when
- * DATABASE_URL names it. Close it after use.
- */
-export function openDeploymentSigningKeys(
-  options: { readonly storage: StorageLocation } & Pick<DeploymentPepper, 'clientSecretPepper'>,
-): Promise<SigningKeyStore> {
-  return openSigningKeyStore(options.storage, () =>
-    existingPepper({ dataDir: options.storage.dataDir, clientSecretPepper: options.clientSecretPepper }),
-  );
 }
 
 /**
@@ -53,6 +41,6 @@ export function openDeploymentSigningKeys(
 export async function signingKeysForCopy(options: DeploymentPepper): Promise<SealSigningKeys | undefined> {
   const stored = await new FileSigningKeyStore(signingKeysFile(options.dataDir)).read();
   if (stored === undefined) return undefined;
-  const key = keySetSealingKey(await existingPepper(options));
+  const key = keySetSealingKey(await existingDeploymentPepper(options));
   return (version) => sealKeySet(stored.set, key, version);
 }

@@ -91,6 +91,8 @@ const redisKeyPrefix = z
 export const commonServerEnv = z
   .object({
     DATABASE_URL: databaseUrl.optional(),
+    // Checked against the engine registry where the program opens storage (@catalog/engines).
+    SEARCH_ENGINE: z.string().min(1).optional(),
     REDIS_URL: redisUrl.optional(),
     REDIS_KEY_PREFIX: redisKeyPrefix,
     DATA_DIR: z

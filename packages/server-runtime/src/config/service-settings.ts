@@ -33,13 +33,15 @@ export interface ServiceSettingsWithData extends ServiceSettings {
   readonly dataDir: string;
   /** DATABASE_URL: the shared PostgreSQL store; unset, the embedded SQLite database in `dataDir`. */
   readonly databaseUrl: string | undefined;
+  /** SEARCH_ENGINE: a name in the engine registry; unset, the records engine's default. */
+  readonly searchEngine: string | undefined;
   /** REDIS_URL and REDIS_KEY_PREFIX; unset URL, each process keeps such state itself. */
   readonly redis: RedisSettings | undefined;
   readonly metrics: MetricsSettings;
 }
 
 /**
- * Parses the variables every server has (DATA_DIR, DATABASE_URL, REDIS_URL, HOST, BASE_PATH, LOG_LEVEL, TLS, TRUST_PROXY and TRUSTED_PROXIES,
+ * Parses the variables every server has (DATA_DIR, DATABASE_URL, SEARCH_ENGINE, REDIS_URL, HOST, BASE_PATH, LOG_LEVEL, TLS, TRUST_PROXY and TRUSTED_PROXIES,
  * connection time-outs, the shutdown drain, its port, its public URL and its metrics listener) plus the service's own `extra` schema,
  * reporting all problems at once.
  */
@@ -63,6 +65,7 @@ export function loadServiceSettings<E extends z.ZodObject>(
   const settings: ServiceSettingsWithData = Object.freeze({
     dataDir: parsed.DATA_DIR,
     databaseUrl: parsed.DATABASE_URL,
+    searchEngine: parsed.SEARCH_ENGINE,
     redis:
       parsed.REDIS_URL === undefined
         ? undefined

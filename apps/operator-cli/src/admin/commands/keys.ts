@@ -1,9 +1,5 @@
-import {
-  openDeploymentSigningKeys,
-  type RotationReport,
-  rotateSigningKeys,
-  StoreAuditTrail,
-} from '@catalog/identity';
+import { openDeploymentSigningKeys } from '@catalog/engines';
+import { type RotationReport, rotateSigningKeys, StoreAuditTrail } from '@catalog/identity';
 import { openCatalog } from '../../open-catalog.ts';
 import { OPERATOR_AUDIT } from '../../operator-audit.ts';
 import type { Output } from '../../output.ts';

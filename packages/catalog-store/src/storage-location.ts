@@ -1,8 +1,3 @@
-import { openPostgresRecordStore } from './adapters/postgres/open-postgres-record-store.ts';
-import { catalogDatabasePath } from './adapters/sqlite/database-path.ts';
-import { openSqliteRecordStore } from './adapters/sqlite/open-sqlite-catalog-store.ts';
-import type { RecordStore } from './ports/catalog-store.ts';
-
 /**
  * Where a deployment keeps its catalogue: the embedded default (one SQLite file under `dataDir`),
  * or PostgreSQL (`DATABASE_URL`), with each instance's search replica under its own `dataDir`.
@@ -19,10 +14,4 @@ export function storageLocation(config: {
   return config.databaseUrl === undefined
     ? { engine: 'sqlite', dataDir: config.dataDir }
     : { engine: 'postgres', url: config.databaseUrl, dataDir: config.dataDir };
-}
-
-/** The records alone (the token server, the operator CLI's record commands). */
-export async function openRecordStore(location: StorageLocation): Promise<RecordStore> {
-  if (location.engine === 'postgres') return openPostgresRecordStore({ url: location.url });
-  return openSqliteRecordStore({ databasePath: catalogDatabasePath(location.dataDir) });
 }

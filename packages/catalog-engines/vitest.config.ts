@@ -1,0 +1,3 @@
+import { packageTestConfig } from '@catalog/vitest-config';
+
+export default packageTestConfig();
