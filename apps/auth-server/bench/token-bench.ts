@@ -8,10 +8,9 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openSqliteCatalogStore } from '@catalog/search/engines';
+import { openCatalogue, selectEngines } from '@catalog/engines';
 import { generateClientSecret, hashClientSecret, loadClientSecretPepper } from '@catalog/server-runtime';
 import { closedLoopLoad } from '@catalog/server-runtime/load';
-import { catalogDatabasePath } from '@catalog/store';
 
 const CONCURRENCY = 16;
 const WARMUP_MS = 2_000;
@@ -88,7 +87,7 @@ const server = await startServer();
 try {
   const ca = await readFile(join(dataDir, 'tls', 'ca.pem'), 'utf8');
   const pepper = await loadClientSecretPepper({ dataDir });
-  const store = openSqliteCatalogStore({ databasePath: catalogDatabasePath(dataDir) });
+  const store = await openCatalogue(selectEngines({ engine: 'sqlite', dataDir: dataDir }, undefined));
   const clientId = 'BENCH000000000000000000001';
   const clientSecret = generateClientSecret();
   await store.clients.create({

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openSqliteCatalogStore } from '@catalog/search/engines';
+import { openCatalogue, selectEngines } from '@catalog/engines';
 import { generateClientSecret, hashClientSecret, loadClientSecretPepper } from '@catalog/server-runtime';
 import {
   rawRequest,
@@ -10,7 +10,7 @@ import {
   scrapeMetrics,
   spawnService,
 } from '@catalog/server-runtime/testing';
-import { type CatalogStore, catalogDatabasePath } from '@catalog/store';
+import type { CatalogStore } from '@catalog/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_OUTCOMES } from '../src/metrics/auth-metrics.ts';
 import { newClientId } from './support/test-server.ts';
@@ -66,7 +66,9 @@ describe('token server metrics', () => {
     if (server.metricsUrl === undefined) throw new Error('no metrics URL announced');
     metricsUrl = server.metricsUrl;
     ca = await readFile(join(dataDir, 'tls', 'ca.pem'), 'utf8');
-    store = openSqliteCatalogStore({ databasePath: catalogDatabasePath(dataDir), searchWorkers: 1 });
+    store = await openCatalogue(selectEngines({ engine: 'sqlite', dataDir: dataDir }, undefined), {
+      searchWorkers: 1,
+    });
   });
   afterAll(async () => {
     await server?.stop();

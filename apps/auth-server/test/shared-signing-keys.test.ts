@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { openSigningKeys } from '@catalog/engines';
 import { generateSigningKey, SigningKeySetError, signingKeysFile } from '@catalog/identity';
 import { rawRequest, runToExit } from '@catalog/server-runtime/testing';
+// biome-ignore lint/style/noRestrictedImports: the test reads the sealed row itself, below the key store, to show no private key is stored in clear.
 import { openPostgresSigningKeySetStore, type SealedKeySet } from '@catalog/store';
 import { createTestDatabase, type TestDatabase } from '@catalog/store/testing';
 import { createLocalJWKSet, decodeProtectedHeader, type JSONWebKeySet, jwtVerify } from 'jose';

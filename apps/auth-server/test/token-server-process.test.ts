@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openSqliteCatalogStore } from '@catalog/search/engines';
+import { openCatalogue, selectEngines } from '@catalog/engines';
 import { generateClientSecret, hashClientSecret, loadClientSecretPepper } from '@catalog/server-runtime';
 import {
   rawRequest,
@@ -10,7 +10,6 @@ import {
   type SpawnedService,
   spawnService,
 } from '@catalog/server-runtime/testing';
-import { catalogDatabasePath } from '@catalog/store';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newClientId } from './support/test-server.ts';
@@ -40,7 +39,7 @@ describe('auth-server process (pnpm start)', () => {
 
   it('serves the token endpoint, issuing tokens to a client the shared store holds', async () => {
     const pepper = await loadClientSecretPepper({ dataDir });
-    const store = openSqliteCatalogStore({ databasePath: catalogDatabasePath(dataDir) });
+    const store = await openCatalogue(selectEngines({ engine: 'sqlite', dataDir: dataDir }, undefined));
     const clientId = newClientId();
     const clientSecret = generateClientSecret();
     try {

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { openSqliteCatalogStore } from '@catalog/search/engines';
+import { openCatalogue, selectEngines } from '@catalog/engines';
 import { catalogDatabasePath, rewriteLatestProducts, seedCatalogue } from '@catalog/store';
 
 const SEED = 'api-bench';
@@ -45,7 +45,9 @@ export async function prepareBenchCatalogue(products: number): Promise<BenchCata
   if (productsIn(databasePath) === products) return { dataDir, databasePath, seedSeconds: null, release };
   rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });
-  const store = openSqliteCatalogStore({ databasePath, searchWorkers: 1 });
+  const store = await openCatalogue(selectEngines({ engine: 'sqlite', dataDir }, undefined), {
+    searchWorkers: 1,
+  });
   const started = performance.now();
   let reported = started;
   let seeded = started;

@@ -15,7 +15,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openSqliteCatalogStore } from '@catalog/search/engines';
+import { openCatalogue, selectEngines } from '@catalog/engines';
 import { generateClientSecret, hashClientSecret, loadClientSecretPepper } from '@catalog/server-runtime';
 import { closedLoopLoad, type LoadRequest } from '@catalog/server-runtime/load';
 import { rawRequest, requestAccessToken, spawnService } from '@catalog/server-runtime/testing';
@@ -155,8 +155,10 @@ async function measureShapes(
   return { classes, queries: load.requests, failed, slowest } satisfies ShapeRun;
 }
 
-async function createClient(dataDir: string, databasePath: string, channel: string | null) {
-  const store = openSqliteCatalogStore({ databasePath, searchWorkers: 1 });
+async function createClient(dataDir: string, channel: string | null) {
+  const store = await openCatalogue(selectEngines({ engine: 'sqlite', dataDir }, undefined), {
+    searchWorkers: 1,
+  });
   const secret = generateClientSecret();
   const clientId = `BENCH${randomBytes(11).toString('hex').slice(0, 21).toUpperCase()}`;
   try {
@@ -211,7 +213,7 @@ try {
   started.push(api);
   const ca = await readFile(join(dataDir, 'tls', 'ca.pem'), 'utf8');
   const tokenFor = async (channel: string | null) => {
-    const { clientId, secret } = await createClient(dataDir, databasePath, channel);
+    const { clientId, secret } = await createClient(dataDir, channel);
     const { token } = await requestAccessToken({
       authUrl: auth.url,
       ca,

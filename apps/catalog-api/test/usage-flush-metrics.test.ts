@@ -1,10 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqliteCatalogStore } from '@catalog/search/engines';
+import { openCatalogue, selectEngines } from '@catalog/engines';
 import { createLogger } from '@catalog/server-runtime';
 import { MetricsScrape } from '@catalog/server-runtime/testing';
-import { catalogDatabasePath } from '@catalog/store';
 import { describe, expect, it } from 'vitest';
 import { CatalogMetrics } from '../src/metrics/catalog-metrics.ts';
 import { UsageCounter } from '../src/usage/usage-counter.ts';
@@ -15,7 +14,9 @@ import { UsageCounter } from '../src/usage/usage-counter.ts';
 describe('usage flush metrics', () => {
   it('counts each flush that writes by outcome, and none with nothing to write', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'usage-metrics-'));
-    const store = openSqliteCatalogStore({ databasePath: catalogDatabasePath(dataDir), searchWorkers: 1 });
+    const store = await openCatalogue(selectEngines({ engine: 'sqlite', dataDir: dataDir }, undefined), {
+      searchWorkers: 1,
+    });
     try {
       const metrics = new CatalogMetrics({ enabled: true });
       const usage = new UsageCounter(store.clients, createLogger('test', 'silent'), metrics);

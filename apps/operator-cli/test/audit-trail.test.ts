@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openSqliteCatalogStore } from '@catalog/search/engines';
+import { openCatalogue, selectEngines } from '@catalog/engines';
 import { runToExit, spawnService } from '@catalog/server-runtime/testing';
-import { type AuditEvent, catalogDatabasePath } from '@catalog/store';
+import type { AuditEvent } from '@catalog/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminInProcess } from './support/run-admin-in-process.ts';
 
@@ -272,7 +272,9 @@ describe('pnpm admin audit (read-only)', () => {
 
   it("shows an update's changes as old → new and escapes control characters an administrator typed", async () => {
     const fresh = mkdtempSync(join(tmpdir(), 'operator-audit-table-'));
-    const store = openSqliteCatalogStore({ databasePath: catalogDatabasePath(fresh), searchWorkers: 1 });
+    const store = await openCatalogue(selectEngines({ engine: 'sqlite', dataDir: fresh }, undefined), {
+      searchWorkers: 1,
+    });
     try {
       // As the catalog API records a client update made with an administrator's ID token.
       await store.audit.append({
@@ -309,7 +311,9 @@ describe('pnpm admin audit (read-only)', () => {
   });
 
   it('never prints a password or a password hash, in the table or as JSON', async () => {
-    const store = openSqliteCatalogStore({ databasePath: catalogDatabasePath(dataDir), searchWorkers: 1 });
+    const store = await openCatalogue(selectEngines({ engine: 'sqlite', dataDir: dataDir }, undefined), {
+      searchWorkers: 1,
+    });
     let hash: string;
     try {
       hash = (await store.adminUsers.getByEmail('ops@example.com'))?.passwordHash ?? '';

@@ -4,8 +4,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openCatalogue, selectEngines } from '@catalog/engines';
 import { createAdminUser, type HttpsReply, HttpsSession } from '@catalog/identity';
-import { openSqliteCatalogStore } from '@catalog/search/engines';
 import {
   ensureLocalTls,
   generateClientSecret,
@@ -14,7 +14,7 @@ import {
   loadClientSecretPepper,
 } from '@catalog/server-runtime';
 import { type RawReply, rawRequest } from '@catalog/server-runtime/testing';
-import { type CatalogStore, catalogDatabasePath } from '@catalog/store';
+import type { CatalogStore } from '@catalog/store';
 import { pino } from 'pino';
 import { buildAuthServer } from '../../src/auth-server.ts';
 import { loadAuthServerConfig } from '../../src/config/config.ts';
@@ -89,7 +89,7 @@ export async function deployment(env: Record<string, string>): Promise<Deploymen
 
   // The store and the pepper first, as a deployment's operator would create them (both are created
   // once, whoever comes first).
-  const store = openSqliteCatalogStore({ databasePath: catalogDatabasePath(dataDir) });
+  const store = await openCatalogue(selectEngines({ engine: 'sqlite', dataDir: dataDir }, undefined));
   const pepper = await loadClientSecretPepper({ dataDir });
   return {
     dataDir,

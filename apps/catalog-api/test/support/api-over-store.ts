@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openSqliteCatalogStore } from '@catalog/search/engines';
+import { openCatalogue, selectEngines } from '@catalog/engines';
 import {
   createLogger,
   ensureLocalTls,
@@ -14,7 +14,7 @@ import {
   type RunningServer,
 } from '@catalog/server-runtime';
 import { type SpawnedService, spawnService } from '@catalog/server-runtime/testing';
-import { type CatalogStore, catalogDatabasePath } from '@catalog/store';
+import type { CatalogStore } from '@catalog/store';
 import { createApp } from '../../src/app.ts';
 import { createTokenVerifier } from '../../src/auth/token-verifier.ts';
 import { loadCatalogApiConfig } from '../../src/config/config.ts';
@@ -56,7 +56,9 @@ export async function startApiOverStore(input: {
     RATE_LIMIT_RPS: '0',
     ...input.env,
   });
-  const store = openSqliteCatalogStore({ databasePath: catalogDatabasePath(dataDir), searchWorkers: 1 });
+  const store = await openCatalogue(selectEngines({ engine: 'sqlite', dataDir: dataDir }, undefined), {
+    searchWorkers: 1,
+  });
   const logger = createLogger('catalog-api-test', 'silent');
   const limiter = await openRequestLimiter({
     config,

@@ -5,10 +5,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqliteCatalogStore } from '@catalog/search/engines';
+import { openCatalogue, selectEngines } from '@catalog/engines';
 import { listen, loadClientSecretPepper, resolveTls } from '@catalog/server-runtime';
 import { type RawReply, rawRequest } from '@catalog/server-runtime/testing';
-import { catalogDatabasePath } from '@catalog/store';
 import { pino } from 'pino';
 import { inject } from 'vitest';
 import { createApp } from '../../src/app.ts';
@@ -61,7 +60,9 @@ export async function startLimitedApi(env: Record<string, string>): Promise<Limi
     },
   );
   const metrics = new CatalogMetrics({ enabled: false });
-  const store = openSqliteCatalogStore({ databasePath: catalogDatabasePath(dataDir), searchWorkers: 1 });
+  const store = await openCatalogue(selectEngines({ engine: 'sqlite', dataDir: dataDir }, undefined), {
+    searchWorkers: 1,
+  });
   const limiter = await openRequestLimiter({ config, logger, onFallback: () => metrics.rateLimitFallback() });
   const app = createApp({
     config,

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type CatalogOperationId, type GrantableScope, validateResponse } from '@catalog/contracts';
+import { openCatalogue, selectEngines } from '@catalog/engines';
 import { createAdminUser, obtainAdminIdToken } from '@catalog/identity';
-import { openSqliteCatalogStore } from '@catalog/search/engines';
 import { generateClientSecret, hashClientSecret, loadClientSecretPepper } from '@catalog/server-runtime';
 import {
   rawRequest,
@@ -12,7 +12,7 @@ import {
   type SpawnedService,
   spawnServerPair,
 } from '@catalog/server-runtime/testing';
-import { type CatalogStore, catalogDatabasePath, type StoredClient } from '@catalog/store';
+import type { CatalogStore, StoredClient } from '@catalog/store';
 import { expect } from 'vitest';
 import { generateClientId } from '../../src/domain/clients/generate-client-id.ts';
 
@@ -79,7 +79,9 @@ export async function startStack(
       ...options.env,
     },
   });
-  const store = openSqliteCatalogStore({ databasePath: catalogDatabasePath(dataDir), searchWorkers: 1 });
+  const store = await openCatalogue(selectEngines({ engine: 'sqlite', dataDir: dataDir }, undefined), {
+    searchWorkers: 1,
+  });
   const pepper = await loadClientSecretPepper({ dataDir });
 
   const stack: Stack = {
