@@ -1,6 +1,5 @@
+import type { NormalisedProductQuery, PositionKeyPart } from '@catalog/search';
 import type { ProductRecord } from '@catalog/store';
-import type { PositionKeyPart } from '../../src/index.ts';
-import type { NormalisedProductQuery } from '../../src/query/normalise-product-query.ts';
 
 /** SQLite's NOCASE, which the FTS5 engine's text sort columns use, folds ASCII letters only. */
 const nocase = (text: string) => text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());

@@ -1,3 +1,12 @@
+import type {
+  BrandSearchJob,
+  BrandSearchOutcome,
+  EnginePage,
+  NormalisedProductQuery,
+  ProductSearchJob,
+  ReplicaTarget,
+  SearchEngine,
+} from '@catalog/search';
 import {
   displayOnWebFor,
   externalProductJson,
@@ -5,15 +14,6 @@ import {
   type ProductAggregations,
   type ProductRecord,
 } from '@catalog/store';
-import type {
-  BrandSearchJob,
-  BrandSearchOutcome,
-  EnginePage,
-  ProductSearchJob,
-  ReplicaTarget,
-  SearchEngine,
-} from '../../src/index.ts';
-import type { NormalisedProductQuery } from '../../src/query/normalise-product-query.ts';
 import type { NaiveIndex } from './naive-index.ts';
 import { compareLocated, type Located, sortKey } from './product-order.ts';
 import { allTermsIn, tokens } from './text-match.ts';
