@@ -11,6 +11,7 @@ export type { MigrationReport } from './adapters/sqlite/migrate.ts';
 export { type DatabaseUpgradeReport, migrateDatabase } from './adapters/sqlite/migrate-database.ts';
 export { CopyRefusedError } from './copy/copy-refused-error.ts';
 export type { SealSigningKeys } from './copy/copy-signing-keys.ts';
+// A named cross-engine tool (`pnpm catalog copy`), not an engine: it reads one engine and writes the other.
 export {
   type CopyProgress,
   type CopyReport,
