@@ -7,8 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { openSigningKeys } from '@catalog/engines';
 import { generateSigningKey, SigningKeySetError, signingKeysFile } from '@catalog/identity';
 import { rawRequest, runToExit } from '@catalog/server-runtime/testing';
+import type { SealedKeySet } from '@catalog/store';
 // biome-ignore lint/style/noRestrictedImports: the test reads the sealed row itself, below the key store, to show no private key is stored in clear.
-import { openPostgresSigningKeySetStore, type SealedKeySet } from '@catalog/store';
+import { openPostgresSigningKeySetStore } from '@catalog/store/postgres';
 import { createTestDatabase, type TestDatabase } from '@catalog/store/testing';
 import { createLocalJWKSet, decodeProtectedHeader, type JSONWebKeySet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

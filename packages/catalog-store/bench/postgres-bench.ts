@@ -21,11 +21,11 @@ import {
   SEARCH_REPLICA_FILE_NAME,
 } from '../../catalog-search/src/engines/index.ts';
 import { FeedFollower } from '../../catalog-search/src/follower/feed-follower.ts';
+import { openPostgresRecordStore } from '../src/adapters/postgres/index.ts';
 import {
   type CatalogStore,
   catalogDatabasePath,
   copySqliteToPostgres,
-  openPostgresRecordStore,
   type ProductInput,
   type RecordStore,
   rewriteLatestProducts,

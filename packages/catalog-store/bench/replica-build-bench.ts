@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { openSqliteReplicaSearch as openSqliteSearchReplica } from '../../catalog-search/src/engines/index.ts';
 import { FeedFollower } from '../../catalog-search/src/follower/feed-follower.ts';
-import { openPostgresRecordStore, type RecordStore, seedCatalogue } from '../src/index.ts';
+import { openPostgresRecordStore } from '../src/adapters/postgres/index.ts';
+import { type RecordStore, seedCatalogue } from '../src/index.ts';
 import { SEED, SEED_BATCH, SIZES } from './bench-catalogue.ts';
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

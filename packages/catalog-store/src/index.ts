@@ -1,14 +1,10 @@
+// Ports, models, errors and engine-neutral helpers. The adapters are on ./sqlite and ./postgres, for
+// @catalog/engines' entries and @catalog/search's engines only: programs open storage through the registry.
+
 export { SchemaTooNewError } from './adapters/migration.ts';
-export { migratePostgresDatabase, type PostgresMigrationReport } from './adapters/postgres/migrate.ts';
-export {
-  openPostgresRecordStore,
-  type PostgresRecordStoreOptions,
-} from './adapters/postgres/open-postgres-record-store.ts';
-export { openPostgresSigningKeySetStore } from './adapters/postgres/postgres-signing-key-set-store.ts';
-export { checkDatabaseIntegrity, type IntegrityReport } from './adapters/sqlite/check-integrity.ts';
+// Where the embedded catalogue's file is: a path the CLI's messages and `catalog copy` name, not an opener.
 export { catalogDatabasePath, DATABASE_FILE_NAME } from './adapters/sqlite/database-path.ts';
-export type { MigrationReport } from './adapters/sqlite/migrate.ts';
-export { type DatabaseUpgradeReport, migrateDatabase } from './adapters/sqlite/migrate-database.ts';
+export type { DatabaseUpgradeReport } from './adapters/sqlite/migrate-database.ts';
 export { CopyRefusedError } from './copy/copy-refused-error.ts';
 export type { SealSigningKeys } from './copy/copy-signing-keys.ts';
 // A named cross-engine tool (`pnpm catalog copy`), not an engine: it reads one engine and writes the other.

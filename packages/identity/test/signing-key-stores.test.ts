@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openPostgresSigningKeySetStore } from '@catalog/store';
+import { openPostgresSigningKeySetStore } from '@catalog/store/postgres';
 import { createTestDatabase, type TestDatabase } from '@catalog/store/testing';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { FileSigningKeyStore } from '../src/adapters/file-signing-keys/file-signing-key-store.ts';

@@ -5,7 +5,8 @@
 // every record, numbered 1..N without a gap and N is the write clock's last sequence; and the API's
 // search replica passes SQLite's checks, its facet counts match its products, and once it has
 // applied the whole feed it holds exactly the records.
-import { checkDatabaseIntegrity, type StorageLocation } from '@catalog/store';
+import type { StorageLocation } from '@catalog/store';
+import { checkDatabaseIntegrity } from '@catalog/store/sqlite';
 import {
   openSqliteConnection,
   type StoreConnection,

@@ -3,7 +3,7 @@ import {
   migratePostgresDatabase,
   openPostgresRecordStore,
   openPostgresSigningKeySetStore,
-} from '@catalog/store';
+} from '@catalog/store/postgres';
 import type { RecordsEngine } from '../engine-registry.ts';
 import { describePostgres } from './describe-postgres.ts';
 

@@ -1,7 +1,7 @@
 import { FileSigningKeyStore, signingKeysFile } from '@catalog/identity';
 import { openSqliteCatalogStore } from '@catalog/search/engines';
-import { catalogDatabasePath, migrateDatabase } from '@catalog/store';
-import { openSqliteRecordStore } from '@catalog/store/sqlite';
+import { catalogDatabasePath } from '@catalog/store';
+import { migrateDatabase, openSqliteRecordStore } from '@catalog/store/sqlite';
 import type { RecordsEngine } from '../engine-registry.ts';
 import { ensureDataDir } from './ensure-data-dir.ts';
 

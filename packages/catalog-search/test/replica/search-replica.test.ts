@@ -2,12 +2,12 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type CatalogStore,
-  openPostgresRecordStore,
   type ProductRecord,
   type RecordStore,
   SearchIncompleteError,
   ValidationError,
 } from '@catalog/store';
+import { openPostgresRecordStore } from '@catalog/store/postgres';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   openSqliteReplicaSearch,

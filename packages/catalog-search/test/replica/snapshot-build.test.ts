@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import {
   type ChangeFeed,
   ensureDemoCatalogue,
-  openPostgresRecordStore,
   type RecordStore,
   type ReplicaBuildProgress,
   type SnapshotBatch,
 } from '@catalog/store';
+import { openPostgresRecordStore } from '@catalog/store/postgres';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   openSqliteReplicaSearch,

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { openPostgresRecordStore } from '@catalog/store';
+import { openPostgresRecordStore } from '@catalog/store/postgres';
 import {
   type OpenCatalogueOptions,
   openReplicatedSearch,

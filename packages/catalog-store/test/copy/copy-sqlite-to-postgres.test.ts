@@ -5,6 +5,10 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  openPostgresRecordStore,
+  openPostgresSigningKeySetStore,
+} from '../../src/adapters/postgres/index.ts';
 import { migrate } from '../../src/adapters/sqlite/migrate.ts';
 import { MIGRATIONS } from '../../src/adapters/sqlite/migrations/index.ts';
 import { openDatabase } from '../../src/adapters/sqlite/open-database.ts';
@@ -14,8 +18,6 @@ import {
   CopyRefusedError,
   catalogDatabasePath,
   copySqliteToPostgres,
-  openPostgresRecordStore,
-  openPostgresSigningKeySetStore,
   type ProductInput,
   type RecordStore,
 } from '../../src/index.ts';

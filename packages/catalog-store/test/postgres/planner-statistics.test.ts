@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { openPostgresRecordStore } from '../../src/index.ts';
+import { openPostgresRecordStore } from '../../src/adapters/postgres/index.ts';
 import { DEMO_WEB_CHANNELS, generateProductBatches } from '../../src/seed/generate-catalogue.ts';
 import { freshSchema } from '../support/postgres-factory.ts';
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openPostgresSigningKeySetStore, type SigningKeySetStore } from '../../src/index.ts';
+import { openPostgresSigningKeySetStore } from '../../src/adapters/postgres/index.ts';
+import type { SigningKeySetStore } from '../../src/index.ts';
 import { freshSchema } from '../support/postgres-factory.ts';
 
 const blob = (text: string) => new Uint8Array(Buffer.from(text));

@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
+import { migrateDatabase } from '../../src/adapters/sqlite/index.ts';
 import { migrate } from '../../src/adapters/sqlite/migrate.ts';
 import { changeFeed } from '../../src/adapters/sqlite/migrations/0009-change-feed.ts';
 import { MIGRATIONS } from '../../src/adapters/sqlite/migrations/index.ts';
@@ -17,7 +18,6 @@ import {
   type CatalogStore,
   type Change,
   catalogDatabasePath,
-  migrateDatabase,
   type NewClient,
   type ProductInput,
   ValidationError,

@@ -3,7 +3,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { setTimeout } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkDatabaseIntegrity } from '../../src/index.ts';
+import { checkDatabaseIntegrity } from '../../src/adapters/sqlite/index.ts';
 import { openSqliteCatalogStore } from '../support/embedded-search.ts';
 import { aProduct } from '../support/products.ts';
 import { type SqliteStoreHandle, sqliteStore } from '../support/sqlite-factory.ts';

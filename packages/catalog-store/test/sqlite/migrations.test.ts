@@ -4,7 +4,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { catalogDatabasePath, migrateDatabase, SchemaTooNewError } from '../../src/index.ts';
+import { migrateDatabase } from '../../src/adapters/sqlite/index.ts';
+import { catalogDatabasePath, SchemaTooNewError } from '../../src/index.ts';
 import { openSqliteCatalogStore } from '../support/embedded-search.ts';
 import { tempDataDir } from '../support/sqlite-factory.ts';
 

@@ -6,6 +6,7 @@ import { PRODUCT_FIELDS } from '@catalog/contracts';
 import { checkProperty } from '@catalog/vitest-config/property';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { migrateDatabase } from '../../src/adapters/sqlite/index.ts';
 import { migrate } from '../../src/adapters/sqlite/migrate.ts';
 import { MIGRATIONS } from '../../src/adapters/sqlite/migrations/index.ts';
 import { openDatabase } from '../../src/adapters/sqlite/open-database.ts';
@@ -15,7 +16,6 @@ import { inWriteTransaction } from '../../src/adapters/sqlite/transaction.ts';
 import {
   type CatalogStore,
   catalogDatabasePath,
-  migrateDatabase,
   type ProductInput,
   type ProductRecord,
   type ProductView,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { openPostgresRecordStore } from '../../src/index.ts';
+import { openPostgresRecordStore } from '../../src/adapters/postgres/index.ts';
 import type { RecordStoreHandle } from './store-factory.ts';
 
 async function onServer<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
