@@ -31,6 +31,8 @@ export interface RecordsEngine<Name extends RecordsEngineName = RecordsEngineNam
   ): Promise<SigningKeyStore>;
   /** Where the catalogue is, for messages, never with the credentials a URL may carry. */
   describe(location: LocationOf<Name>): string;
+  /** Why there is no catalogue to read at this location, or undefined (a read must not create one). */
+  absence(location: LocationOf<Name>): string | undefined;
 }
 
 /** What a search engine is opened over: the configured records and their engine. */

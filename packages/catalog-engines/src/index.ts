@@ -15,6 +15,7 @@ export { withSearchEngines } from './engine-registry.ts';
 export { type EngineSelection, engineSelection, selectEngines } from './engine-selection.ts';
 export { type OpenReplica, replicaSearchEngine } from './entries/replica-search-engine.ts';
 export {
+  catalogueAbsence,
   describeRecords,
   migrateCatalogue,
   openCatalogue,

@@ -59,6 +59,14 @@ export function describeRecords(
   return recordsEngineOf(registry, location).describe(location);
 }
 
+/** Why there is no catalogue to read at `location`, or undefined: checked before a read-only command. */
+export function catalogueAbsence(
+  location: StorageLocation,
+  registry: EngineRegistry = defaultRegistry,
+): string | undefined {
+  return recordsEngineOf(registry, location).absence(location);
+}
+
 /** The token server's signing keys, beside its records; `pepper` seals them where they are shared. */
 export function openSigningKeys(
   location: StorageLocation,

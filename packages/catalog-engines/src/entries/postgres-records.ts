@@ -34,4 +34,6 @@ export const postgresRecords: RecordsEngine<'postgres'> = {
     });
   },
   describe: (location) => describePostgres(location.url),
+  // The server holds the database; a missing one fails to connect, which creates nothing.
+  absence: () => undefined,
 };

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { FileSigningKeyStore, signingKeysFile } from '@catalog/identity';
 import { openSqliteCatalogStore } from '@catalog/search/engines';
 import { catalogDatabasePath } from '@catalog/store';
@@ -22,4 +23,8 @@ export const sqliteRecords: RecordsEngine<'sqlite'> = {
   },
   openSigningKeyStore: async (location) => new FileSigningKeyStore(signingKeysFile(location.dataDir)),
   describe: (location) => catalogDatabasePath(location.dataDir),
+  absence: (location) => {
+    const path = catalogDatabasePath(location.dataDir);
+    return existsSync(path) ? undefined : `no catalogue database at ${path}`;
+  },
 };

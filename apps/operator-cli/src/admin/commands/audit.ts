@@ -1,11 +1,5 @@
-import { existsSync } from 'node:fs';
-import {
-  AUDIT_ACTIONS,
-  AUDIT_TARGET_TYPES,
-  type AuditFilter,
-  catalogDatabasePath,
-  ValidationError,
-} from '@catalog/store';
+import { catalogueAbsence } from '@catalog/engines';
+import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES, type AuditFilter, ValidationError } from '@catalog/store';
 import { InvalidArgumentError } from 'commander';
 import { openCatalog } from '../../open-catalog.ts';
 import type { Output } from '../../output.ts';
@@ -86,12 +80,9 @@ function filterOf(options: AuditCommandOptions): AuditFilter {
  */
 export async function runAudit(env: AdminEnv, options: AuditCommandOptions, output: Output) {
   const filter = filterOf(options);
-  if (env.storage.engine === 'sqlite') {
-    const path = catalogDatabasePath(env.dataDir);
-    // Reading must not create an empty database where the operator mistyped the directory.
-    if (!existsSync(path))
-      throw new UsageError(`no catalogue database at ${path} (set DATA_DIR or --data-dir)`);
-  }
+  // Reading must not create an empty database where the operator mistyped the directory.
+  const absence = catalogueAbsence(env.storage);
+  if (absence !== undefined) throw new UsageError(`${absence} (set DATA_DIR or --data-dir)`);
   const store = await openCatalog(env.storage);
   try {
     let page: Awaited<ReturnType<typeof store.audit.list>>;
