@@ -13,7 +13,7 @@ import { type EngineRegistry, recordsEngineOf } from './engine-registry.ts';
 import type { EngineSelection } from './engine-selection.ts';
 
 /** The API's catalogue: the selected records with the selected search engine over them. */
-export function openCatalogue(
+export async function openCatalogue(
   selection: EngineSelection,
   options: OpenCatalogueOptions = {},
   registry: EngineRegistry = defaultRegistry,
