@@ -37,3 +37,16 @@ export class ServiceError extends Error {
     return new ServiceError(ERROR_CODES[code], code, message, { expose: true, ...options });
   }
 }
+
+/**
+ * Whether a thrown value is a deliberate error the caller may see (4xx, or a 5xx marked `expose`):
+ * what each server's error middleware answers as is; anything else becomes its generic 500.
+ */
+export function isAnswerable(error: unknown): error is ServiceError {
+  return (
+    error instanceof ServiceError &&
+    error.status >= 400 &&
+    error.status <= 599 &&
+    (error.status < 500 || error.expose)
+  );
+}

@@ -1,13 +1,6 @@
-import { ServiceError } from '@catalog/contracts';
+import { isAnswerable } from '@catalog/contracts';
 import type { RequestContextState } from '@catalog/server-runtime';
 import type { Middleware } from 'koa';
-
-/** A deliberate error the caller may see: 4xx, or a 5xx marked `expose`. */
-const isAnswerable = (error: unknown): error is ServiceError =>
-  error instanceof ServiceError &&
-  error.status >= 400 &&
-  error.status <= 599 &&
-  (error.status < 500 || error.expose);
 
 /**
  * The one place where an error thrown on the token server's own routes (login pages, probes) becomes

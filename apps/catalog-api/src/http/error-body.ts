@@ -1,16 +1,9 @@
 import { STATUS_CODES } from 'node:http';
-import { ServiceError } from '@catalog/contracts';
+import { isAnswerable } from '@catalog/contracts';
 import type { Middleware } from 'koa';
 import { ClientValidationError } from '../domain/clients/client-validation-error.ts';
 import type { AppState } from './app-state.ts';
 import { GatewayError } from './gateway-error.ts';
-
-/** A deliberate error the contract lets the caller see: 4xx, or a 5xx marked `expose` (SEARCH_INCOMPLETE). */
-const isAnswerable = (error: unknown): error is ServiceError =>
-  error instanceof ServiceError &&
-  error.status >= 400 &&
-  error.status <= 599 &&
-  (error.status < 500 || error.expose);
 
 /**
  * The one place where any thrown error becomes the contract's error body (spec 7.2): `message`, the
