@@ -91,9 +91,16 @@ describe('scripts/lib/up-to-date.mjs: the operator CLI build and the install are
       dir.slice(REPO.length).replace(/^\//, ''),
     );
     expect(names).toEqual(
-      expect.arrayContaining(['apps/operator-cli', 'apps/auth-server', 'packages/catalog-store']),
+      expect.arrayContaining([
+        'apps/operator-cli',
+        'packages/catalog-engines',
+        'packages/identity',
+        'packages/catalog-store',
+      ]),
     );
+    // The CLI depends on packages only (issue 27): no server's sources make it stale.
     expect(names).not.toContain('apps/catalog-api');
+    expect(names).not.toContain('apps/auth-server');
   });
 
   it("an install is fresh only when pnpm's copy of the lockfile is the lockfile and no manifest changed since the last install", () => {
