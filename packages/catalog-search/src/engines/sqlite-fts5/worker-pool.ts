@@ -8,9 +8,12 @@ const FROM_SOURCE = import.meta.url.endsWith('.ts');
 const WORKER_URL = new URL(FROM_SOURCE ? './search-worker.ts' : './search-worker.js', import.meta.url);
 /**
  * A worker started from source must resolve @catalog/store to its sources too: a test runner's
- * process resolves them through its own loader, which a worker thread does not inherit.
+ * process resolves them through its own loader, which a worker thread does not inherit. It is given
+ * that flag alone, not the parent's: a worker refuses the process-wide and V8 flags a parent may run
+ * with (the benches' --expose-gc, the API's --max-semi-space-size), where the inherited default
+ * drops them. From dist the worker inherits the parent's flags as Node's default does.
  */
-const WORKER_EXEC_ARGV = FROM_SOURCE ? [...process.execArgv, '--conditions=source'] : process.execArgv;
+const WORKER_OPTIONS = FROM_SOURCE ? { execArgv: ['--conditions=source'] } : {};
 
 /**
  * Each worker's young generation, in MB. A search allocates a page's records and JSON and drops them
@@ -153,7 +156,7 @@ export class SearchWorkerPool {
     const setup: WorkerSetup = { databasePath: this.#options.databasePath };
     const worker = new Worker(WORKER_URL, {
       workerData: setup,
-      execArgv: WORKER_EXEC_ARGV,
+      ...WORKER_OPTIONS,
       resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
     });
     const slot: Slot = { worker, jobs: [] };
