@@ -22,11 +22,8 @@ export const PLAIN_FIELDS: readonly PlainField[] = [
   ...PRODUCT_DIMENSION_FIELDS,
 ];
 
-/** The columns a full record is read from, in this order. */
-export const RECORD_COLUMNS: readonly string[] = [
-  'seq',
-  'id',
-  ...PLAIN_FIELDS.map(columnOf),
+/** The columns a record holds beyond its plain fields: the brand's copy, the lists, the states. */
+const SHAPED_COLUMNS = [
   'brand_name',
   'brand_slug',
   'image_url',
@@ -36,6 +33,14 @@ export const RECORD_COLUMNS: readonly string[] = [
   'status',
   'archived',
   'display_on_web',
+];
+
+/** The columns a full record is read from, in this order. */
+export const RECORD_COLUMNS: readonly string[] = [
+  'seq',
+  'id',
+  ...PLAIN_FIELDS.map(columnOf),
+  ...SHAPED_COLUMNS,
   'created_at',
   'updated_at',
 ];
@@ -46,15 +51,7 @@ export const WRITTEN_COLUMNS: readonly string[] = [
   'product_code_key',
   'erp_code_key',
   'brand_seq',
-  'brand_name',
-  'brand_slug',
-  'image_url',
-  'images',
-  'documents',
-  'spares',
-  'status',
-  'archived',
-  'display_on_web',
+  ...SHAPED_COLUMNS,
   'updated_at',
 ];
 
