@@ -4,10 +4,11 @@
 // the figures are absolute. Results also go to .bench/results.json for scripts/performance-report.mjs.
 import { spawn } from 'node:child_process';
 import { once as onceEvent } from 'node:events';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeBenchResults } from '@catalog/bench-results';
 import { openCatalogue, selectEngines } from '@catalog/engines';
 import { generateClientSecret, hashClientSecret, loadClientSecretPepper } from '@catalog/server-runtime';
 import { closedLoopLoad } from '@catalog/server-runtime/load';
@@ -57,15 +58,11 @@ async function startServer() {
 }
 
 /** The shape read by scripts/performance-report.mjs. */
-async function writeResults(load: Awaited<ReturnType<typeof closedLoopLoad>>) {
-  const dir = fileURLToPath(new URL('../.bench/', import.meta.url));
-  await mkdir(dir, { recursive: true });
-  const results = {
+function writeResults(load: Awaited<ReturnType<typeof closedLoopLoad>>) {
+  writeBenchResults(new URL('../.bench/results.json', import.meta.url), {
     part: 'auth',
     title: 'Token server: client_credentials tokens (apps/auth-server)',
     command: `BENCH_SECONDS=${MEASURE_MS / 1000} pnpm --filter @catalog/auth-server run bench`,
-    finishedAt: new Date().toISOString(),
-    loadAverage: loadavg().map((n) => Number(n.toFixed(2))),
     parameters: { concurrency: CONCURRENCY, warmupSeconds: WARMUP_MS / 1000, measuredSeconds: load.seconds },
     figures: [
       { name: 'tokens issued', value: load.requestsPerSecond, unit: 'tokens/s' },
@@ -78,8 +75,7 @@ async function writeResults(load: Awaited<ReturnType<typeof closedLoopLoad>>) {
     notes: [
       'No same-run baseline: absolute figures. The token server (its own process, HTTPS, SQLite store, info logging) and the load generator share the machine.',
     ],
-  };
-  await writeFile(join(dir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  });
 }
 
 const server = await startServer();
@@ -129,7 +125,7 @@ try {
     failed: load.unexpected,
   };
   process.stdout.write(`${JSON.stringify(result)}\n`);
-  await writeResults(load);
+  writeResults(load);
 } finally {
   await server.stop();
   await rm(dataDir, { recursive: true, force: true });

@@ -11,10 +11,10 @@
 // - the API's resident memory after all of it.
 // Results also go to .bench/results.json for scripts/performance-report.mjs.
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { loadavg } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type Figure, round, writeBenchResults } from '@catalog/bench-results';
 import { openCatalogue, selectEngines } from '@catalog/engines';
 import { generateClientSecret, hashClientSecret, loadClientSecretPepper } from '@catalog/server-runtime';
 import { closedLoopLoad, type LoadRequest } from '@catalog/server-runtime/load';
@@ -49,20 +49,9 @@ const AUTH_GROUP = 'Authenticated path vs /health (c32)';
 const MEMORY_GROUP = 'API memory';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-const round = (value: number) => Number(value.toPrecision(4));
 const log = (line: string) => process.stderr.write(`api bench: ${line}\n`);
 
 type Load = Awaited<ReturnType<typeof closedLoopLoad>>;
-
-interface Figure {
-  name: string;
-  value: number;
-  unit: string;
-  baseline?: number;
-  ratio?: number;
-  group?: string;
-  metric?: string;
-}
 
 const versus = (name: string, value: number, base: number, unit: string, group?: string): Figure => ({
   name,
@@ -411,8 +400,6 @@ try {
     part: 'api',
     title: 'Catalog API: GET /products/search over TLS (apps/catalog-api)',
     command: `BENCH_PRODUCTS=${PRODUCTS} BENCH_SECONDS=${MEASURE_MS / 1000} BENCH_SHAPE_SECONDS=${SHAPE_MS / 1000} pnpm --filter @catalog/catalog-api run bench`,
-    finishedAt: new Date().toISOString(),
-    loadAverage: loadavg().map((n) => Number(n.toFixed(2))),
     parameters: {
       products: PRODUCTS,
       query: path,
@@ -446,9 +433,7 @@ try {
     ],
   };
   process.stdout.write(`${JSON.stringify({ ...results, shapeClasses: undefined })}\n`);
-  const dir = here('../.bench/');
-  await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  writeBenchResults(new URL('../.bench/results.json', import.meta.url), results);
 } finally {
   await Promise.all(started.map((service) => service.stop()));
   catalogue.release();

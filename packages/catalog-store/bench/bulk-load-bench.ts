@@ -5,10 +5,11 @@
 // BASELINE_PRODUCTS records of the same generated catalogue, in an empty database. Results go to
 // .bench/bulk-load-results.json for scripts/performance-report.mjs. Every database is a fresh temporary
 // directory, deleted afterwards: a load is only measured from empty.
-import { createWriteStream, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
+import { type Figure, figure, writeBenchResults } from '@catalog/bench-results';
 import { openSqliteCatalogStore } from '../../catalog-search/src/engines/index.ts';
 import { type CatalogStore, catalogDatabasePath, importProducts, seedCatalogue } from '../src/index.ts';
 import { DEMO_WEB_CHANNELS, generateProductBatches } from '../src/seed/generate-catalogue.ts';
@@ -18,26 +19,7 @@ const BASELINE_PRODUCTS = Number(process.env.BENCH_LOAD_BASELINE_PRODUCTS ?? 20_
 const SEED = 'bench-load';
 const GOAL_PER_SECOND = 10_000;
 
-interface Figure {
-  name: string;
-  value: number;
-  unit: string;
-  baseline?: number;
-  ratio?: number;
-  group?: string;
-}
-
-const round = (value: number) => Number(value.toPrecision(4));
 const figures: Figure[] = [];
-
-function figure(name: string, value: number, unit: string, group: string, baseline?: number): Figure {
-  const out: Figure = { name, value: round(value), unit, group };
-  if (baseline !== undefined) {
-    out.baseline = round(baseline);
-    out.ratio = round(value / baseline);
-  }
-  return out;
-}
 
 /** An empty catalogue in a fresh directory; `work` gets the store and the database path. */
 async function inEmptyStore<T>(work: (store: CatalogStore, databasePath: string) => Promise<T>): Promise<T> {
@@ -130,19 +112,17 @@ for (const products of SIZES) {
       'seed (bulkLoadAll of batches of 10,000: one transaction into the empty catalogue)',
       seedRate,
       'products/s',
-      group,
-      baseline,
+      { group, baseline },
     ),
     figure(
       'import (NDJSON validated, then bulkLoadAll of batches of 5,000: one transaction)',
       importRate,
       'products/s',
-      group,
-      baseline,
+      { group, baseline },
     ),
-    figure('seed wall time', seeded.seconds, 's', group),
-    figure('import wall time (validation pass included)', imported.seconds, 's', group),
-    figure('database file after seed (with its WAL)', seeded.megabytes, 'MB', group),
+    figure('seed wall time', seeded.seconds, 's', { group }),
+    figure('import wall time (validation pass included)', imported.seconds, 's', { group }),
+    figure('database file after seed (with its WAL)', seeded.megabytes, 'MB', { group }),
   );
   lines.push(
     `${group}: seed ${Math.round(seedRate)}/s (${seeded.seconds.toFixed(1)} s, ${Math.round(seeded.megabytes)} MB), import ${Math.round(importRate)}/s (${imported.seconds.toFixed(1)} s)`,
@@ -150,31 +130,20 @@ for (const products of SIZES) {
 }
 process.stdout.write(`${lines.join('\n')}\n`);
 
-const resultsDir = new URL('../.bench/', import.meta.url);
-mkdirSync(resultsDir, { recursive: true });
-writeFileSync(
-  new URL('bulk-load-results.json', resultsDir),
-  `${JSON.stringify(
-    {
-      part: 'load',
-      title: 'Bulk load of the generated catalogue into an empty database (packages/catalog-store)',
-      command: `BENCH_PRODUCTS=${SIZES.join(',')} pnpm --filter @catalog/store run bench:load`,
-      finishedAt: new Date().toISOString(),
-      loadAverage: loadavg().map(round),
-      parameters: {
-        products: SIZES.join(','),
-        seed: SEED,
-        baselineProducts: baselineCount,
-        goalProductsPerSecond: GOAL_PER_SECOND,
-      },
-      figures,
-      notes: [
-        'Seed: seedCatalogue (generate, check against the contract, ProductStore.bulkLoadAll of batches of 10,000, compact the full-text index), from an empty database. Import: importProducts of the same catalogue written as NDJSON (every line checked first, then bulkLoadAll of batches of 5,000, then compaction); writing the file is not timed.',
-        'Into an empty catalogue bulkLoadAll is one transaction: rows inserted with the secondary indexes and insert triggers dropped, each index built once after the rows, full-text rows, facets and search documents derived once, WAL checkpointed and truncated after the commit (packages/catalog-store README, Bulk load).',
-        `Baseline: the per-product path (upsertMany per 1,000, per-row triggers), the seed path before bulkLoad, on the first ${baselineCount.toLocaleString('en')} products of the same catalogue in an empty database, measured first in the same run. It is measured on fewer products than the loads (an empty database's smaller indexes flatter it slightly), so the ratio understates the gain.`,
-      ],
-    },
-    null,
-    2,
-  )}\n`,
-);
+writeBenchResults(new URL('../.bench/bulk-load-results.json', import.meta.url), {
+  part: 'load',
+  title: 'Bulk load of the generated catalogue into an empty database (packages/catalog-store)',
+  command: `BENCH_PRODUCTS=${SIZES.join(',')} pnpm --filter @catalog/store run bench:load`,
+  parameters: {
+    products: SIZES.join(','),
+    seed: SEED,
+    baselineProducts: baselineCount,
+    goalProductsPerSecond: GOAL_PER_SECOND,
+  },
+  figures,
+  notes: [
+    'Seed: seedCatalogue (generate, check against the contract, ProductStore.bulkLoadAll of batches of 10,000, compact the full-text index), from an empty database. Import: importProducts of the same catalogue written as NDJSON (every line checked first, then bulkLoadAll of batches of 5,000, then compaction); writing the file is not timed.',
+    'Into an empty catalogue bulkLoadAll is one transaction: rows inserted with the secondary indexes and insert triggers dropped, each index built once after the rows, full-text rows, facets and search documents derived once, WAL checkpointed and truncated after the commit (packages/catalog-store README, Bulk load).',
+    `Baseline: the per-product path (upsertMany per 1,000, per-row triggers), the seed path before bulkLoad, on the first ${baselineCount.toLocaleString('en')} products of the same catalogue in an empty database, measured first in the same run. It is measured on fewer products than the loads (an empty database's smaller indexes flatter it slightly), so the ratio understates the gain.`,
+  ],
+});

@@ -9,11 +9,11 @@
 // reuses it while it still holds the catalogue (its import is then not measured). Results go to
 // .bench/postgres-results.json for scripts/performance-report.mjs.
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
+import { type Figure, figure, fmt, round, writeBenchResults } from '@catalog/bench-results';
 import { openCatalogue, selectEngines } from '../../catalog-engines/src/index.ts';
 import {
   openSqliteCatalogStore,
@@ -34,8 +34,8 @@ import {
 } from '../src/index.ts';
 import { brandCount, generateProduct } from '../src/seed/generate-catalogue.ts';
 import { seedNumber } from '../src/seed/prng.ts';
+import { onDatabase } from '../src/testing/index.ts';
 import { DATA_ROOT, LATEST_BATCH, loadSqliteCatalogue, SEED, SEED_BATCH, SIZES } from './bench-catalogue.ts';
-import { type Figure, figure, fmt, round } from './bench-figures.ts';
 import {
   apiView,
   ITERATIONS,
@@ -68,16 +68,6 @@ function databaseUrl(database: string): string {
   const url = new URL(SERVER_URL);
   url.pathname = `/${database}`;
   return url.toString();
-}
-
-async function onDatabase<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }
 
 async function dropDatabase(name: string): Promise<void> {
@@ -476,46 +466,35 @@ async function benchSize(products: number): Promise<void> {
 
 for (const products of SIZES) await benchSize(products);
 
-const resultsDir = new URL('../.bench/', import.meta.url);
-mkdirSync(resultsDir, { recursive: true });
 const server = new URL(SERVER_URL);
-writeFileSync(
-  new URL('postgres-results.json', resultsDir),
-  `${JSON.stringify(
-    {
-      part: 'postgres',
-      title: 'PostgreSQL deployment beside the embedded default (packages/catalog-store)',
-      command: `BENCH_PRODUCTS=${SIZES.join(',')} pnpm --filter @catalog/store run bench`,
-      finishedAt: new Date().toISOString(),
-      loadAverage: loadavg().map(round),
-      parameters: {
-        products: SIZES.join(','),
-        seed: SEED,
-        server: `${server.hostname}:${server.port || '5432'}`,
-        loadAverageAtStart: loadAtStart.join(' / '),
-        iterationsC1: ITERATIONS,
-        iterationsC8: ITERATIONS * 2,
-        only: ONLY ?? 'all query types',
-        lagWrites: LAG_WRITES,
-        lagPaceMs: LAG_PACE_MS,
-        replicaPollMs: POLL_INTERVAL_MS,
-      },
-      figures,
-      notes: [
-        "PostgreSQL deployment: openCatalogue on PostgreSQL, records in PostgreSQL, search answered by the instance's SQLite replica, which follows the change feed; every search first reads the feed head on PostgreSQL and waits for the replica to reach it. Embedded: openSqliteCatalogStore on the database search-bench searches (the same generated catalogue). Both with the default search workers.",
-        "Bulk import: seedCatalogue into an empty PostgreSQL database (one transaction); baseline: the SQLite seed of the same catalogue in the same run (the embedded database's own seed when this run made it, else a seed into a throwaway directory).",
-        "Replica initial build: opening the deployment with an empty replica directory, until the replica holds the whole catalogue (openCatalogue resolves then): a bulk load of one snapshot of the source (ChangeFeed.readSnapshot, adapters/sqlite/replica/load-snapshot.ts), then the feed after it. Unlike the embedded database after its seed, the replica's full-text index is not compacted. bench/replica-build-bench.ts times it beside the old replay of the whole feed.",
-        "Queries: end to end through each deployment's productSearch.searchDocuments with the caller's view, as the API calls it; the value is the PostgreSQL deployment, the baseline the embedded one, measured interleaved per query type in the same run; ratio = PostgreSQL / embedded. A p99 of 40 runs (80 at c8; keyset pages 400 and 800) is close to their maximum.",
-        `Lag: another record-store instance creates ${LAG_WRITES} products, one every ${LAG_PACE_MS} ms; timed from each write's resolution. Next search: searchDocuments by the new productCode on the deployment (its follower also polls every ${POLL_INTERVAL_MS} ms), repeated until it finds the product. Background: the same replica reopened with a FeedFollower and nothing searching, until its applied sequence reaches the feed head read after the write.`,
-        'catalog copy: copySqliteToPostgres of the embedded database into a new, empty database (migration, COPY of every table, change feed, indexes, verification), dropped afterwards.',
-        ...(reused.length === 0
-          ? []
-          : [
-              `Bulk import not measured for ${reused.map((n) => n.toLocaleString('en')).join(', ')} products: the PostgreSQL catalogue kept from an earlier run (BENCH_DATA_DIR) was reused; it also holds the earlier runs' lag products (codes ${LAG_CODE_PREFIX}…).`,
-            ]),
-      ],
-    },
-    null,
-    2,
-  )}\n`,
-);
+writeBenchResults(new URL('../.bench/postgres-results.json', import.meta.url), {
+  part: 'postgres',
+  title: 'PostgreSQL deployment beside the embedded default (packages/catalog-store)',
+  command: `BENCH_PRODUCTS=${SIZES.join(',')} pnpm --filter @catalog/store run bench`,
+  parameters: {
+    products: SIZES.join(','),
+    seed: SEED,
+    server: `${server.hostname}:${server.port || '5432'}`,
+    loadAverageAtStart: loadAtStart.join(' / '),
+    iterationsC1: ITERATIONS,
+    iterationsC8: ITERATIONS * 2,
+    only: ONLY ?? 'all query types',
+    lagWrites: LAG_WRITES,
+    lagPaceMs: LAG_PACE_MS,
+    replicaPollMs: POLL_INTERVAL_MS,
+  },
+  figures,
+  notes: [
+    "PostgreSQL deployment: openCatalogue on PostgreSQL, records in PostgreSQL, search answered by the instance's SQLite replica, which follows the change feed; every search first reads the feed head on PostgreSQL and waits for the replica to reach it. Embedded: openSqliteCatalogStore on the database search-bench searches (the same generated catalogue). Both with the default search workers.",
+    "Bulk import: seedCatalogue into an empty PostgreSQL database (one transaction); baseline: the SQLite seed of the same catalogue in the same run (the embedded database's own seed when this run made it, else a seed into a throwaway directory).",
+    "Replica initial build: opening the deployment with an empty replica directory, until the replica holds the whole catalogue (openCatalogue resolves then): a bulk load of one snapshot of the source (ChangeFeed.readSnapshot, adapters/sqlite/replica/load-snapshot.ts), then the feed after it. Unlike the embedded database after its seed, the replica's full-text index is not compacted. bench/replica-build-bench.ts times it beside the old replay of the whole feed.",
+    "Queries: end to end through each deployment's productSearch.searchDocuments with the caller's view, as the API calls it; the value is the PostgreSQL deployment, the baseline the embedded one, measured interleaved per query type in the same run; ratio = PostgreSQL / embedded. A p99 of 40 runs (80 at c8; keyset pages 400 and 800) is close to their maximum.",
+    `Lag: another record-store instance creates ${LAG_WRITES} products, one every ${LAG_PACE_MS} ms; timed from each write's resolution. Next search: searchDocuments by the new productCode on the deployment (its follower also polls every ${POLL_INTERVAL_MS} ms), repeated until it finds the product. Background: the same replica reopened with a FeedFollower and nothing searching, until its applied sequence reaches the feed head read after the write.`,
+    'catalog copy: copySqliteToPostgres of the embedded database into a new, empty database (migration, COPY of every table, change feed, indexes, verification), dropped afterwards.',
+    ...(reused.length === 0
+      ? []
+      : [
+          `Bulk import not measured for ${reused.map((n) => n.toLocaleString('en')).join(', ')} products: the PostgreSQL catalogue kept from an earlier run (BENCH_DATA_DIR) was reused; it also holds the earlier runs' lag products (codes ${LAG_CODE_PREFIX}…).`,
+        ]),
+  ],
+});

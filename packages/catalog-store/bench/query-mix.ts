@@ -45,14 +45,12 @@ function sampleValues(path: string) {
     )
     .all() as Array<{ product_code: string; erp_code: string; brand_name: string; updated_at: number }>;
   // The load wrote the newest batch again after the rest (bench-catalogue.ts): "after the
-  // second-newest stamp" is that batch.
-  const recent = (
-    db
-      .prepare('SELECT DISTINCT updated_at FROM products ORDER BY updated_at DESC LIMIT 1 OFFSET 1')
-      .get() as {
-      updated_at: number;
-    }
-  ).updated_at;
+  // second-newest stamp" is that batch. A catalogue no larger than that batch was written again
+  // whole, in one transaction, so it has one stamp: "recent" is then just before it.
+  const stamps = db
+    .prepare('SELECT DISTINCT updated_at FROM products ORDER BY updated_at DESC LIMIT 2')
+    .all() as Array<{ updated_at: number }>;
+  const recent = stamps[1]?.updated_at ?? (stamps[0]?.updated_at ?? 1) - 1;
   db.close();
   return {
     codes: rows.map((r) => r.product_code),

@@ -7,24 +7,18 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { openSqliteReplicaSearch as openSqliteSearchReplica } from '../../catalog-search/src/engines/index.ts';
 import { FeedFollower } from '../../catalog-search/src/follower/feed-follower.ts';
 import { openPostgresRecordStore } from '../src/adapters/postgres/index.ts';
 import { type RecordStore, seedCatalogue } from '../src/index.ts';
+import { onDatabase } from '../src/testing/index.ts';
 import { SEED, SEED_BATCH, SIZES } from './bench-catalogue.ts';
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REPLAY = process.env.BENCH_REPLAY !== '0';
 
-async function onServer(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: SERVER_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
+function onServer(sql: string): Promise<unknown> {
+  return onDatabase(SERVER_URL, (client) => client.query(sql));
 }
 
 /** Seconds until a new replica has applied the whole feed, and its file's size in MB. */

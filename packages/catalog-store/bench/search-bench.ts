@@ -4,10 +4,10 @@
 // The same-run baseline of the query table: each query type straight through the engine on the main
 // thread (no worker pool, no hop, no cursor signing). Results also go to .bench/results.json for
 // scripts/performance-report.mjs.
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { type Figure, figure, fmt, writeBenchResults } from '@catalog/bench-results';
 import { openSqliteCatalogStore } from '../../catalog-search/src/engines/index.ts';
 import { readSearchDocuments } from '../../catalog-search/src/engines/sqlite-fts5/read-search-documents.ts';
 import {
@@ -25,7 +25,6 @@ import {
   REPORTED_TOTAL_CAP,
 } from '../src/index.ts';
 import { DATA_ROOT, loadSqliteCatalogue, SEED, SIZES } from './bench-catalogue.ts';
-import { type Figure, figure, fmt, round } from './bench-figures.ts';
 import {
   apiView,
   ITERATIONS,
@@ -246,40 +245,29 @@ async function benchSize(products: number): Promise<void> {
 
 for (const products of SIZES) await benchSize(products);
 
-const resultsDir = new URL('../.bench/', import.meta.url);
-mkdirSync(resultsDir, { recursive: true });
-writeFileSync(
-  new URL('results.json', resultsDir),
-  `${JSON.stringify(
-    {
-      part: 'search',
-      title: 'Store and search engine (packages/catalog-store)',
-      command: `BENCH_PRODUCTS=${SIZES.join(',')} pnpm --filter @catalog/store run bench`,
-      finishedAt: new Date().toISOString(),
-      loadAverage: loadavg().map(round),
-      parameters: {
-        products: SIZES.join(','),
-        seed: SEED,
-        iterationsC1: ITERATIONS,
-        iterationsC8: ITERATIONS * 2,
-        iterationsKeysetC1: KEYSET_ITERATIONS,
-        typeBudgetMs: TYPE_BUDGET_MS,
-        only: ONLY ?? 'all query types',
-      },
-      figures,
-      notes: [
-        "Query times are end to end as the API sees them (searchDocuments with the caller's view): worker pool, hop and 20 (or 100) hits as JSON included; c8 queues on the pool (2 workers on 2 vCPUs).",
-        'Baseline (c1 p50 only; a p99 of 40 runs is too noisy to divide): the same query type straight through the engine on the main thread, sequential, no pool, no hop, no cursor signing, measured after the table in the same run; the ratio is what the pool and the hop add. Keyset pages (signed sync token) have no per-query baseline: see the keyset page in the engine.',
-        'Keyset page in the engine: baseline = the same 200 pages with every hit rendered from its record (the way before stored documents), interleaved in the same run.',
-        'The other figures (bulk load, file, RSS, event-loop delay, keyset locate) are absolute.',
-        ...(reused.length === 0
-          ? []
-          : [
-              `Bulk load not measured for ${reused.map((n) => n.toLocaleString('en')).join(', ')} products: the database under ${DATA_ROOT} was reused (delete it to measure the load).`,
-            ]),
-      ],
-    },
-    null,
-    2,
-  )}\n`,
-);
+writeBenchResults(new URL('../.bench/results.json', import.meta.url), {
+  part: 'search',
+  title: 'Store and search engine (packages/catalog-store)',
+  command: `BENCH_PRODUCTS=${SIZES.join(',')} pnpm --filter @catalog/store run bench`,
+  parameters: {
+    products: SIZES.join(','),
+    seed: SEED,
+    iterationsC1: ITERATIONS,
+    iterationsC8: ITERATIONS * 2,
+    iterationsKeysetC1: KEYSET_ITERATIONS,
+    typeBudgetMs: TYPE_BUDGET_MS,
+    only: ONLY ?? 'all query types',
+  },
+  figures,
+  notes: [
+    "Query times are end to end as the API sees them (searchDocuments with the caller's view): worker pool, hop and 20 (or 100) hits as JSON included; c8 queues on the pool (2 workers on 2 vCPUs).",
+    'Baseline (c1 p50 only; a p99 of 40 runs is too noisy to divide): the same query type straight through the engine on the main thread, sequential, no pool, no hop, no cursor signing, measured after the table in the same run; the ratio is what the pool and the hop add. Keyset pages (signed sync token) have no per-query baseline: see the keyset page in the engine.',
+    'Keyset page in the engine: baseline = the same 200 pages with every hit rendered from its record (the way before stored documents), interleaved in the same run.',
+    'The other figures (bulk load, file, RSS, event-loop delay, keyset locate) are absolute.',
+    ...(reused.length === 0
+      ? []
+      : [
+          `Bulk load not measured for ${reused.map((n) => n.toLocaleString('en')).join(', ')} products: the database under ${DATA_ROOT} was reused (delete it to measure the load).`,
+        ]),
+  ],
+});

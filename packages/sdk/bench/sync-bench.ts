@@ -7,11 +7,12 @@
 // bound the limits impose (limitBoundSeconds) and the number of 429s (expected: zero).
 // Results also go to .bench/results.json for scripts/performance-report.mjs.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type Figure, round, writeBenchResults } from '@catalog/bench-results';
 import type { Product } from '@catalog/contracts';
 import { Agent, request } from 'undici';
 import { createCatalogClient, sync } from '../src/index.ts';
@@ -196,16 +197,7 @@ async function cliPass(stack: Stack, dir: string, out: string) {
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
-interface Figure {
-  name: string;
-  value: number;
-  unit: string;
-  baseline?: number;
-  ratio?: number;
-  group?: string;
-}
 const figures: Figure[] = [];
-const round = (value: number) => Number(value.toPrecision(4));
 const nonOk = (statuses: Record<string, number>) =>
   Object.entries(statuses).reduce((sum, [status, n]) => sum + (status === '200' ? 0 : n), 0);
 
@@ -299,34 +291,23 @@ if (!skipLimited) {
   }
 }
 
-const resultsDir = new URL('../.bench/', import.meta.url);
-mkdirSync(resultsDir, { recursive: true });
-writeFileSync(
-  new URL('results.json', resultsDir),
-  `${JSON.stringify(
-    {
-      part: 'sync',
-      title: 'SDK incremental sync: full pass (packages/sdk)',
-      command: `BENCH_PRODUCTS=${products} BENCH_LIMITED_PRODUCTS=${limitedProducts} pnpm --filter @catalog/sdk run bench`,
-      finishedAt: new Date().toISOString(),
-      loadAverage: loadavg().map(round),
-      parameters: {
-        products,
-        limitedProducts,
-        limitsOff: process.env.BENCH_SKIP_UNLIMITED !== '1',
-        limitsOn: !skipLimited,
-        limits: LIMITS_TEXT,
-        // The report reads the per-IP window from here: a pass of no more requests never fills it.
-        ipWindowRequests: LIMITS.windowLimit,
-        ipWindowSeconds: LIMITS.windowSeconds,
-      },
-      figures,
-      notes: [
-        "Limits off: `catalog-sync --full` processes with pacing off into NDJSON and into SQLite; products/s over the pass (the report's durationMs: from the first request to the committed checkpoint, the NDJSON compaction and the SQLite WAL checkpoint included); peak RSS = getrusage maxRSS of that process. Baseline = the floor, a bare undici loop fetching the same pages in order in the same run (body read as text, cursor sliced out, nothing parsed or written); the ratio is catalog-sync over the floor (1 = as fast as the server and the connection allow).",
-        "Limits on: baseline = the bound the limits impose on that many search requests: the time of the last one when each goes as soon as the gateway throttle (50/s, burst 100) and the per-IP window (1,000 in any 5 minutes) allow, simulated request by request (the first window's 1,000 go at the gateway's rate, so this is well under requests ÷ 3.33/s); the ratio is wall time over that bound.",
-      ],
-    },
-    null,
-    2,
-  )}\n`,
-);
+writeBenchResults(new URL('../.bench/results.json', import.meta.url), {
+  part: 'sync',
+  title: 'SDK incremental sync: full pass (packages/sdk)',
+  command: `BENCH_PRODUCTS=${products} BENCH_LIMITED_PRODUCTS=${limitedProducts} pnpm --filter @catalog/sdk run bench`,
+  parameters: {
+    products,
+    limitedProducts,
+    limitsOff: process.env.BENCH_SKIP_UNLIMITED !== '1',
+    limitsOn: !skipLimited,
+    limits: LIMITS_TEXT,
+    // The report reads the per-IP window from here: a pass of no more requests never fills it.
+    ipWindowRequests: LIMITS.windowLimit,
+    ipWindowSeconds: LIMITS.windowSeconds,
+  },
+  figures,
+  notes: [
+    "Limits off: `catalog-sync --full` processes with pacing off into NDJSON and into SQLite; products/s over the pass (the report's durationMs: from the first request to the committed checkpoint, the NDJSON compaction and the SQLite WAL checkpoint included); peak RSS = getrusage maxRSS of that process. Baseline = the floor, a bare undici loop fetching the same pages in order in the same run (body read as text, cursor sliced out, nothing parsed or written); the ratio is catalog-sync over the floor (1 = as fast as the server and the connection allow).",
+    "Limits on: baseline = the bound the limits impose on that many search requests: the time of the last one when each goes as soon as the gateway throttle (50/s, burst 100) and the per-IP window (1,000 in any 5 minutes) allow, simulated request by request (the first window's 1,000 go at the gateway's rate, so this is well under requests ÷ 3.33/s); the ratio is wall time over that bound.",
+  ],
+});

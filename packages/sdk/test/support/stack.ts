@@ -6,11 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { GrantableScope } from '@catalog/contracts';
+import { openRecords } from '@catalog/engines';
 import { createAdminUser, obtainAdminIdToken } from '@catalog/identity';
-import { openSqliteCatalogStore } from '@catalog/search/engines';
 import { generateClientSecret, hashClientSecret, loadClientSecretPepper } from '@catalog/server-runtime';
 import { type SpawnedService, spawnServerPair } from '@catalog/server-runtime/testing';
-import { type CatalogStore, catalogDatabasePath } from '@catalog/store';
+import { catalogDatabasePath, type RecordStore } from '@catalog/store';
 
 const apiEntry = fileURLToPath(new URL('../../../../apps/catalog-api/src/main.ts', import.meta.url));
 const authEntry = fileURLToPath(new URL('../../../../apps/auth-server/src/main.ts', import.meta.url));
@@ -27,7 +27,7 @@ export interface Stack {
   readonly authUrl: string;
   readonly api: SpawnedService;
   readonly auth: SpawnedService;
-  readonly store: CatalogStore;
+  readonly store: RecordStore;
   credentials(scopes?: GrantableScope[], lifetimeSeconds?: number): Promise<Credentials>;
   /** Ids of every non-archived product, straight from the database. */
   liveProductIds(): Promise<string[]>;
@@ -56,8 +56,7 @@ export async function startStack(
       ...options.env,
     },
   });
-  const databasePath = catalogDatabasePath(dataDir);
-  const store = openSqliteCatalogStore({ databasePath, searchWorkers: 1 });
+  const store = await openRecords({ engine: 'sqlite', dataDir });
   const pepper = await loadClientSecretPepper({ dataDir });
   return {
     dataDir,
@@ -83,7 +82,7 @@ export async function startStack(
     },
     async liveProductIds() {
       const { DatabaseSync } = await import('node:sqlite');
-      const db = new DatabaseSync(databasePath, { readOnly: true });
+      const db = new DatabaseSync(catalogDatabasePath(dataDir), { readOnly: true });
       try {
         const rows = db.prepare('SELECT id FROM products WHERE archived = 0 ORDER BY id').all() as {
           id: string;
