@@ -7,13 +7,9 @@ import type {
   ReplicaTarget,
   SearchEngine,
 } from '@catalog/search';
-import {
-  displayOnWebFor,
-  externalProductJson,
-  identifierKey,
-  type ProductAggregations,
-  type ProductRecord,
-} from '@catalog/store';
+import { displayOnWebFor, externalProductJson, identifierKey, type ProductRecord } from '@catalog/store';
+// Facet counts as the contract suites expect them (exact values, largest first, then by value).
+import { facetCounts } from '../../../catalog-search/test/contract/search-expectations.ts';
 import type { NaiveIndex } from './naive-index.ts';
 import { compareLocated, type Located, sortKey } from './product-order.ts';
 import { allTermsIn, tokens } from './text-match.ts';
@@ -48,21 +44,6 @@ function bucketOf(query: NormalisedProductQuery, p: ProductRecord): number | nul
   // Sorted, every text match is one bucket; by relevance, name matches come first.
   if (query.orderBy !== 'relevance') return NAME_BUCKET;
   return allTermsIn(query.terms, [name]) ? NAME_BUCKET : OTHER_TEXT_BUCKET;
-}
-
-/** Counts per value, largest first, then by value; empty values are not a facet value. */
-function facetCounts(products: readonly ProductRecord[]): ProductAggregations {
-  const facet = (field: 'brandName' | 'category' | 'department' | 'stockType') => {
-    const counts = new Map<string, number>();
-    for (const p of products) if (p[field] !== '') counts.set(p[field], (counts.get(p[field]) ?? 0) + 1);
-    return Object.fromEntries([...counts].sort(([a, an], [b, bn]) => bn - an || (a < b ? -1 : 1)));
-  };
-  return {
-    brandName: facet('brandName'),
-    category: facet('category'),
-    department: facet('department'),
-    stockType: facet('stockType'),
-  };
 }
 
 /**

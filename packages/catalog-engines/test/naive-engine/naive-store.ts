@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { catalogDatabasePath } from '@catalog/store';
-import type { StoreHandle } from '../../../catalog-search/test/support/store-factory.ts';
+import type { StoreHandle } from '@catalog/store/testing';
 import { defaultRegistry, openCatalogue, selectEngines, withSearchEngines } from '../../src/index.ts';
 import { naiveMemorySearch } from './naive-search-engine.ts';
 

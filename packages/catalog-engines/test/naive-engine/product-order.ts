@@ -1,25 +1,8 @@
 import type { NormalisedProductQuery, PositionKeyPart } from '@catalog/search';
 import type { ProductRecord } from '@catalog/store';
-
-/** SQLite's NOCASE, which the FTS5 engine's text sort columns use, folds ASCII letters only. */
-const nocase = (text: string) => text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
-/** The FTS5 engine sorts a missing price or cost as this (its generated *_sort columns). */
-const UNSET = -1e300;
-
-type Field = Exclude<NormalisedProductQuery['orderBy'], 'relevance'>;
-
-const SORT_VALUE: Record<Field, (p: ProductRecord) => string | number> = {
-  name: (p) => nocase(p.name),
-  code: (p) => nocase(p.productCode),
-  brand: (p) => nocase(p.brandName),
-  price: (p) => p.price ?? UNSET,
-  category: (p) => nocase(p.category),
-  department: (p) => nocase(p.department),
-  subDepartment: (p) => nocase(p.subDepartment),
-  supplierCost: (p) => p.supplierCost ?? UNSET,
-  createdAt: (p) => Date.parse(p.createdAt),
-  updatedAt: (p) => Date.parse(p.updatedAt),
-};
+// The sort values the search contract suites expect: an engine that merely scans has no other
+// source of them than the order spec 4.1 promises.
+import { sortValue } from '../../../catalog-search/test/contract/search-expectations.ts';
 
 /** A located hit: its bucket (identifier hits, then text buckets), its sort key and seq. */
 export interface Located {
@@ -29,7 +12,7 @@ export interface Located {
 }
 
 export function sortKey(query: NormalisedProductQuery, product: ProductRecord): PositionKeyPart {
-  return query.orderBy === 'relevance' ? null : SORT_VALUE[query.orderBy](product);
+  return query.orderBy === 'relevance' ? null : sortValue(query.orderBy, product);
 }
 
 /** Text compares as SQLite does, byte by byte in UTF-8. */

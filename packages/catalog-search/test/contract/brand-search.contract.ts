@@ -1,5 +1,5 @@
+import type { StoreFactory, StoreHandle } from '@catalog/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StoreFactory, StoreHandle } from '../support/store-factory.ts';
 
 export function brandSearchContract(factory: StoreFactory): void {
   describe('BrandSearch', () => {

@@ -3,9 +3,9 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { ProductInput, ProductSearchQuery } from '@catalog/store';
+import type { StoreFactory, StoreHandle } from '@catalog/store/testing';
+import { aProduct } from '@catalog/store/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { aProduct } from '../support/products.ts';
-import type { StoreFactory, StoreHandle } from '../support/store-factory.ts';
 import { walk } from './product-search.contract.ts';
 
 const PRODUCT_UPDATER = fileURLToPath(new URL('../fixtures/product-updater.ts', import.meta.url));

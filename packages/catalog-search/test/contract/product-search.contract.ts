@@ -9,8 +9,8 @@ import {
   SORT_FIELDS,
   ValidationError,
 } from '@catalog/store';
+import type { StoreFactory, StoreHandle } from '@catalog/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StoreFactory, StoreHandle } from '../support/store-factory.ts';
 import { expectedOrder, facetCounts, visibleTo } from './search-expectations.ts';
 import { buildSearchFixture, NAMED } from './search-fixture.ts';
 

@@ -6,11 +6,12 @@ import {
   type SortOrder,
 } from '@catalog/store';
 
-/** SQLite's NOCASE folds ASCII letters only. */
+/** SQLite's NOCASE, which the FTS5 engine's text sort columns use, folds ASCII letters only. */
 const nocase = (text: string) => text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+/** The FTS5 engine sorts a missing price or cost as this (its generated *_sort columns). */
 const UNSET = -1e300;
 
-const SORT_VALUE: Record<SortField, (p: ProductRecord) => string | number> = {
+const SORT_VALUES: Record<SortField, (p: ProductRecord) => string | number> = {
   name: (p) => nocase(p.name),
   code: (p) => nocase(p.productCode),
   brand: (p) => nocase(p.brandName),
@@ -23,6 +24,11 @@ const SORT_VALUE: Record<SortField, (p: ProductRecord) => string | number> = {
   updatedAt: (p) => Date.parse(p.updatedAt),
 };
 
+/** What a product sorts by on `field`: the value the FTS5 engine's sort columns hold for it. */
+export function sortValue(field: SortField, product: ProductRecord): string | number {
+  return SORT_VALUES[field](product);
+}
+
 /** The order spec 4.1 promises: the sort key in the given direction, ties by seq the same way. */
 export function expectedOrder(
   products: readonly ProductRecord[],
@@ -32,8 +38,8 @@ export function expectedOrder(
   const sign = order === 'asc' ? 1 : -1;
   return [...products]
     .sort((a, b) => {
-      const va = SORT_VALUE[field](a);
-      const vb = SORT_VALUE[field](b);
+      const va = sortValue(field, a);
+      const vb = sortValue(field, b);
       if (va !== vb) return (va < vb ? -1 : 1) * sign;
       return (a.seq - b.seq) * sign;
     })

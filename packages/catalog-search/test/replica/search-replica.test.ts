@@ -8,6 +8,7 @@ import {
   ValidationError,
 } from '@catalog/store';
 import { openPostgresRecordStore } from '@catalog/store/postgres';
+import { aProduct, TEST_SEARCH_TIMEOUT_MS, tempDataDir } from '@catalog/store/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   openSqliteReplicaSearch,
@@ -17,8 +18,6 @@ import { FeedFollower } from '../../src/follower/feed-follower.ts';
 import { replicatedSearch } from '../../src/follower/replicated-search.ts';
 import { openPostgresReplica } from '../support/open-postgres-replica.ts';
 import { freshSchema } from '../support/postgres-factory.ts';
-import { aProduct } from '../support/products.ts';
-import { TEST_SEARCH_TIMEOUT_MS, tempDataDir } from '../support/sqlite-factory.ts';
 
 const SECRET = new Uint8Array(32).fill(7);
 const cleanups: Array<() => Promise<void>> = [];

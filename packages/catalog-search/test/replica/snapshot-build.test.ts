@@ -8,6 +8,7 @@ import {
   type SnapshotBatch,
 } from '@catalog/store';
 import { openPostgresRecordStore } from '@catalog/store/postgres';
+import { aProduct, TEST_SEARCH_TIMEOUT_MS, tempDataDir } from '@catalog/store/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   openSqliteReplicaSearch,
@@ -15,8 +16,7 @@ import {
 } from '../../src/engines/sqlite-replica/open-sqlite-replica-search.ts';
 import { FeedFollower } from '../../src/follower/feed-follower.ts';
 import { freshSchema } from '../support/postgres-factory.ts';
-import { aProduct } from '../support/products.ts';
-import { sqliteStore, TEST_SEARCH_TIMEOUT_MS, tempDataDir } from '../support/sqlite-factory.ts';
+import { sqliteStore } from '../support/sqlite-factory.ts';
 import { searchAnswers } from './search-answers.ts';
 
 const SECRET = new Uint8Array(32).fill(7);

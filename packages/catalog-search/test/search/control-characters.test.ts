@@ -1,8 +1,8 @@
+import { aProduct } from '@catalog/store/testing';
 import { checkProperty } from '@catalog/vitest-config/property';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchTerms } from '../../src/query/search-terms.ts';
-import { aProduct } from '../support/products.ts';
 import { type SqliteStoreHandle, sqliteStore } from '../support/sqlite-factory.ts';
 
 /** Any UTF-16 code unit: control characters, lone surrogates and FTS5 syntax included. */

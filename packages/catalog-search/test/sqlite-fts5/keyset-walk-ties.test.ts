@@ -1,6 +1,6 @@
 import type { ProductSearchQuery } from '@catalog/store';
+import { aProduct } from '@catalog/store/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { aProduct } from '../support/products.ts';
 import { type SqliteStoreHandle, sqliteStore } from '../support/sqlite-factory.ts';
 
 // Spec 4.4: a sync walk returns every product exactly once, in its order, ties by seq. A sort-index

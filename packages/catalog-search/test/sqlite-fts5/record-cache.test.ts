@@ -1,7 +1,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import { projectProduct } from '@catalog/store';
+import { aProduct } from '@catalog/store/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { aProduct } from '../support/products.ts';
 import { type SqliteStoreHandle, sqliteStore } from '../support/sqlite-factory.ts';
 
 // Search workers keep loaded records until another connection commits (PRAGMA data_version).

@@ -5,10 +5,10 @@ import {
   SearchIncompleteError,
   SearchTimeoutError,
 } from '@catalog/store';
+import { aProduct, TEST_SEARCH_TIMEOUT_MS } from '@catalog/store/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openSqliteCatalogStore } from '../../src/engines/index.ts';
-import { aProduct } from '../support/products.ts';
-import { type SqliteStoreHandle, sqliteStore, TEST_SEARCH_TIMEOUT_MS } from '../support/sqlite-factory.ts';
+import { type SqliteStoreHandle, sqliteStore } from '../support/sqlite-factory.ts';
 
 async function withProducts(count: number, options = {}): Promise<SqliteStoreHandle> {
   const handle = await sqliteStore(options);

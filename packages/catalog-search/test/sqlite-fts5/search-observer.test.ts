@@ -1,8 +1,8 @@
 import { DatabaseSync } from 'node:sqlite';
 import { IdentifierLookupIncompleteError, SearchTimeoutError } from '@catalog/store';
+import { aProduct } from '@catalog/store/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SearchPoolLoad, SearchPoolObserver } from '../../src/index.ts';
-import { aProduct } from '../support/products.ts';
 import { type SqliteStoreHandle, sqliteStore } from '../support/sqlite-factory.ts';
 
 // What the server's metrics hear from the search pool: each search's kind, outcome and time, and

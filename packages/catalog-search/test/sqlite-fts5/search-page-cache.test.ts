@@ -1,7 +1,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import type { ProductView } from '@catalog/store';
+import { aProduct } from '@catalog/store/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { aProduct } from '../support/products.ts';
 import { type SqliteStoreHandle, sqliteStore } from '../support/sqlite-factory.ts';
 
 // The page cache of GET /products/search (search/page-cache.ts) may only ever answer with the page

@@ -1,11 +1,11 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { ProductSearchQuery } from '@catalog/store';
 import { openDatabase } from '@catalog/store/sqlite';
+import { aProduct } from '@catalog/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CursorPosition, EnginePage } from '../../src/engine/search-engine.ts';
 import { runProductSearch } from '../../src/engines/sqlite-fts5/run-product-search.ts';
 import { normaliseProductQuery } from '../../src/query/normalise-product-query.ts';
-import { aProduct } from '../support/products.ts';
 import { type SqliteStoreHandle, sqliteStore } from '../support/sqlite-factory.ts';
 
 const PRODUCTS = 1_200;

@@ -1,8 +1,8 @@
 import { openDatabase } from '@catalog/store/sqlite';
+import { aProduct } from '@catalog/store/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { expandPrefixTerms } from '../../src/engines/sqlite-fts5/term-expansions.ts';
 import { matchAllTerms } from '../../src/query/search-terms.ts';
-import { aProduct } from '../support/products.ts';
 import { type SqliteStoreHandle, sqliteStore } from '../support/sqlite-factory.ts';
 
 // A prefix term that stands for a few index terms is searched as an OR of them (no doclist merge),

@@ -1,32 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import pg from 'pg';
+import {
+  createTestSchema,
+  type StoreHandle,
+  TEST_SEARCH_TIMEOUT_MS,
+  type TestSchema,
+  tempDataDir,
+} from '@catalog/store/testing';
 import { inject } from 'vitest';
 import { openPostgresReplica } from './open-postgres-replica.ts';
-import { TEST_SEARCH_TIMEOUT_MS, tempDataDir } from './sqlite-factory.ts';
-import type { StoreHandle } from './store-factory.ts';
-
-async function onServer<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 /** A new schema in the run's database (test/support/postgres-run-database.ts). */
-export async function freshSchema(): Promise<{ url: string; schema: string; drop: () => Promise<void> }> {
-  const url = inject('postgresRunDatabaseUrl');
-  const schema = `search_${randomBytes(6).toString('hex')}`;
-  await onServer(url, (client) => client.query(`CREATE SCHEMA ${schema}`));
-  return {
-    url,
-    schema,
-    drop: () =>
-      onServer(url, (client) => client.query(`DROP SCHEMA ${schema} CASCADE`)).then(() => undefined),
-  };
+export function freshSchema(): Promise<TestSchema> {
+  return createTestSchema(inject('postgresRunDatabaseUrl'), 'search');
 }
 
 /**

@@ -1,24 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { catalogDatabasePath } from '@catalog/store/sqlite';
+import { type StoreHandle, TEST_SEARCH_TIMEOUT_MS, tempDataDir } from '@catalog/store/testing';
 import { openSqliteCatalogStore, type SqliteCatalogStoreOptions } from '../../src/engines/index.ts';
-import type { StoreHandle } from './store-factory.ts';
 
 export interface SqliteStoreHandle extends StoreHandle {
   databasePath: string;
   dir: string;
-}
-
-/**
- * The search budget of a test's store. The production default (5 s) covers a worker thread's start
- * and a query on a server; a loaded test machine can spend longer than that on the start alone, and
- * a time-out is never what a test of results means to check. Time-out tests set their own budget.
- */
-export const TEST_SEARCH_TIMEOUT_MS = 120_000;
-
-export function tempDataDir(): string {
-  return mkdtempSync(join(tmpdir(), 'catalog-search-'));
 }
 
 /** The embedded default, records and the FTS5 engine in one file, in a fresh directory. */

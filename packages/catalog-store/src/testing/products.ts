@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ProductInput } from '../../src/index.ts';
+import type { ProductInput } from '../index.ts';
 
 let counter = 0;
 

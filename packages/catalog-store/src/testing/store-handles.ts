@@ -1,6 +1,6 @@
-import type { CatalogStore, RecordStore } from '../../src/index.ts';
+import type { CatalogStore, RecordStore } from '../index.ts';
 
-/** Where a handle's store lives, for a child process to open the same store (fixtures/open-store.ts). */
+/** Where a handle's store lives, for a child process to open the same store (`openStoreAt`). */
 export type StoreLocation =
   | { engine: 'sqlite'; databasePath: string }
   | { engine: 'postgres'; url: string; schema: string };

@@ -1,17 +1,12 @@
-// For the tests of the packages that run on a PostgreSQL deployment without a client of their own
-// (the token server): a database per test file. Not used at run time.
+// Databases and schemas on the test server (TEST_DATABASE_URL): a database per test run or per test
+// file, a schema per store under test. Not used at run time.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
-async function onServer<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+/** `work` on a connection of its own to `url`, closed after it (test set-ups and the benches). */
+export async function onDatabase<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
-  try {
-    await client.connect();
-  } catch (error) {
-    throw new Error(
-      `PostgreSQL is not reachable at TEST_DATABASE_URL (${(error as Error).message}): these tests need a PostgreSQL 15 server; start one or set TEST_DATABASE_URL=postgres://user@host:port/database`,
-    );
-  }
+  await client.connect();
   try {
     return await work(client);
   } finally {
@@ -36,21 +31,44 @@ export interface TestDatabase {
  */
 export async function createTestDatabase(serverUrl: string, prefix: string): Promise<TestDatabase> {
   const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await onServer(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+  await onDatabase(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`)).catch((error) => {
+    throw new Error(
+      `PostgreSQL is not reachable at TEST_DATABASE_URL (${(error as Error).message}): these tests need a PostgreSQL 15 server; start one or set TEST_DATABASE_URL=postgres://user@host:port/database`,
+    );
+  });
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const database = url.toString();
   return {
     url: database,
     async schemaUrl() {
-      const schema = `deployment_${randomBytes(6).toString('hex')}`;
-      await onServer(database, (client) => client.query(`CREATE SCHEMA ${schema}`));
+      const { schema } = await createTestSchema(database, 'deployment');
       const withSchema = new URL(database);
       withSchema.searchParams.set('options', `-c search_path=${schema}`);
       return withSchema.toString();
     },
     drop: async () => {
-      await onServer(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      await onDatabase(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    },
+  };
+}
+
+export interface TestSchema {
+  /** The database's URL, unchanged: the schema is named apart, for stores that take it as an option. */
+  readonly url: string;
+  readonly schema: string;
+  drop(): Promise<void>;
+}
+
+/** A new schema named `prefix` and a random part in the database `databaseUrl` names. */
+export async function createTestSchema(databaseUrl: string, prefix: string): Promise<TestSchema> {
+  const schema = `${prefix}_${randomBytes(6).toString('hex')}`;
+  await onDatabase(databaseUrl, (client) => client.query(`CREATE SCHEMA ${schema}`));
+  return {
+    url: databaseUrl,
+    schema,
+    drop: async () => {
+      await onDatabase(databaseUrl, (client) => client.query(`DROP SCHEMA ${schema} CASCADE`));
     },
   };
 }

@@ -2,8 +2,8 @@ import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { canonicalEmail, NotFoundError, ValidationError } from '../../src/index.ts';
-import { openStoreAt } from '../fixtures/open-store.ts';
-import type { RecordStoreFactory, RecordStoreHandle, StoreLocation } from '../support/store-factory.ts';
+import type { RecordStoreFactory, RecordStoreHandle, StoreLocation } from '../../src/testing/index.ts';
+import { openStoreAt } from '../../src/testing/index.ts';
 
 /** Spellings of one email that its canonical form makes one (src/model/admin-email.ts). */
 const SPELLINGS_OF_ONE_EMAIL: ReadonlyArray<readonly [string, string]> = [

@@ -9,8 +9,8 @@ import {
   type NewClient,
   ValidationError,
 } from '../../src/index.ts';
-import { aProduct } from '../support/products.ts';
-import type { RecordStoreFactory, RecordStoreHandle } from '../support/store-factory.ts';
+import type { RecordStoreFactory, RecordStoreHandle } from '../../src/testing/index.ts';
+import { aProduct } from '../../src/testing/index.ts';
 
 const ADA: AuditContext = {
   actor: { kind: 'admin', userId: 'u-ada', email: 'Ada@Example.com' },

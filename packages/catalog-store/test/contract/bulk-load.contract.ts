@@ -9,9 +9,9 @@ import {
   ValidationError,
 } from '../../src/index.ts';
 import { DEMO_WEB_CHANNELS, generateProductBatches } from '../../src/seed/generate-catalogue.ts';
+import type { RecordStoreFactory, RecordStoreHandle, StoreLocation } from '../../src/testing/index.ts';
+import { aProduct } from '../../src/testing/index.ts';
 import { FIRST_START, firstStartBatches, firstStartSnapshot } from '../fixtures/first-start-snapshot.ts';
-import { aProduct } from '../support/products.ts';
-import type { RecordStoreFactory, RecordStoreHandle, StoreLocation } from '../support/store-factory.ts';
 
 // ProductStore.bulkLoad must commit exactly what upsertMany commits for the same batches, and
 // bulkLoadAll what bulkLoad commits batch by batch (into an empty catalogue: what one upsertMany of

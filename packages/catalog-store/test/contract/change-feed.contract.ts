@@ -3,9 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Change, NewClient, ProductRecord, RecordStore, SnapshotBatch } from '../../src/index.ts';
+import type { RecordStoreFactory, RecordStoreHandle } from '../../src/testing/index.ts';
+import { aProduct } from '../../src/testing/index.ts';
 import { rolledBackId, writtenId } from '../fixtures/feed-writer-ids.ts';
-import { aProduct } from '../support/products.ts';
-import type { RecordStoreFactory, RecordStoreHandle } from '../support/store-factory.ts';
 
 const FEED_WRITER = fileURLToPath(new URL('../fixtures/feed-writer.ts', import.meta.url));
 const run = promisify(execFile);

@@ -6,8 +6,8 @@ import {
   NotFoundError,
   ValidationError,
 } from '../../src/index.ts';
-import { aProduct } from '../support/products.ts';
-import type { RecordStoreFactory, RecordStoreHandle } from '../support/store-factory.ts';
+import type { RecordStoreFactory, RecordStoreHandle } from '../../src/testing/index.ts';
+import { aProduct } from '../../src/testing/index.ts';
 
 let serial = 0;
 function aClient(overrides: Partial<NewClient> = {}): NewClient {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NotFoundError, type ProductInput, ValidationError } from '../../src/index.ts';
-import { aProduct } from '../support/products.ts';
-import type { RecordStoreFactory, RecordStoreHandle } from '../support/store-factory.ts';
+import type { RecordStoreFactory, RecordStoreHandle } from '../../src/testing/index.ts';
+import { aProduct } from '../../src/testing/index.ts';
 
 export function productStoreContract(factory: RecordStoreFactory): void {
   describe('ProductStore', () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/index.ts';
-import type { RecordStoreFactory, RecordStoreHandle } from '../support/store-factory.ts';
+import type { RecordStoreFactory, RecordStoreHandle } from '../../src/testing/index.ts';
 
 export function webChannelStoreContract(factory: RecordStoreFactory): void {
   describe('WebChannelStore', () => {

@@ -21,8 +21,8 @@ import {
   type ProductInput,
   type RecordStore,
 } from '../../src/index.ts';
+import { aProduct } from '../../src/testing/index.ts';
 import { freshSchema, postgresStore } from '../support/postgres-factory.ts';
-import { aProduct } from '../support/products.ts';
 import { type SqliteStoreHandle, sqliteStore, tempDataDir } from '../support/sqlite-factory.ts';
 
 const ADMIN: AuditContext = {

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importProducts } from '../../src/index.ts';
-import { aProduct } from '../support/products.ts';
+import { aProduct } from '../../src/testing/index.ts';
 import { type SqliteStoreHandle, sqliteStore } from '../support/sqlite-factory.ts';
 
 function ndjson(handle: SqliteStoreHandle, lines: unknown[]): string {

@@ -3,8 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ensureDemoCatalogue, generateProductBatches, seedCatalogue } from '../../src/index.ts';
-import { openSqliteCatalogStore } from '../support/embedded-search.ts';
-import { type SqliteStoreHandle, sqliteStore } from '../support/sqlite-factory.ts';
+import { openSqliteCatalogStore, type SqliteStoreHandle, sqliteStore } from '../support/sqlite-factory.ts';
 
 const ENSURE_DEMO = fileURLToPath(new URL('../fixtures/ensure-demo.ts', import.meta.url));
 const run = promisify(execFile);

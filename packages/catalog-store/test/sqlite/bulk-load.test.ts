@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ProductInput, ValidationError } from '../../src/index.ts';
-import { aProduct } from '../support/products.ts';
+import { aProduct } from '../../src/testing/index.ts';
 import { type SqliteStoreHandle, sqliteStore } from '../support/sqlite-factory.ts';
 
 // The embedded engine's bulk paths suspend the insert triggers (and, into an empty catalogue, drop

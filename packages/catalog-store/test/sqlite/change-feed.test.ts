@@ -26,9 +26,13 @@ import { insertBrand } from '../../src/records/brand-records.ts';
 import { RecordClientStore } from '../../src/records/record-client-store.ts';
 import { insertWebChannel } from '../../src/records/web-channel-records.ts';
 import { DEMO_WEB_CHANNELS, generateProductBatches } from '../../src/seed/generate-catalogue.ts';
-import { openSqliteCatalogStore } from '../support/embedded-search.ts';
-import { aProduct } from '../support/products.ts';
-import { type SqliteStoreHandle, sqliteStore, tempDataDir } from '../support/sqlite-factory.ts';
+import { aProduct } from '../../src/testing/index.ts';
+import {
+  openSqliteCatalogStore,
+  type SqliteStoreHandle,
+  sqliteStore,
+  tempDataDir,
+} from '../support/sqlite-factory.ts';
 
 // What the change feed's rules mean for the embedded engine in particular: a migration that gives
 // an existing database its starting point, bulk loads that drop the per-row triggers, and the rows

@@ -1,7 +1,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seedCatalogue } from '../../src/index.ts';
-import { aProduct } from '../support/products.ts';
+import { aProduct } from '../../src/testing/index.ts';
 import { type SqliteStoreHandle, sqliteStore } from '../support/sqlite-factory.ts';
 
 /**

@@ -4,9 +4,8 @@ import { setTimeout } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkDatabaseIntegrity } from '../../src/adapters/sqlite/index.ts';
-import { openSqliteCatalogStore } from '../support/embedded-search.ts';
-import { aProduct } from '../support/products.ts';
-import { type SqliteStoreHandle, sqliteStore } from '../support/sqlite-factory.ts';
+import { aProduct } from '../../src/testing/index.ts';
+import { openSqliteCatalogStore, type SqliteStoreHandle, sqliteStore } from '../support/sqlite-factory.ts';
 
 const WRITER = fileURLToPath(new URL('../fixtures/batch-writer.ts', import.meta.url));
 const BATCH = 500;

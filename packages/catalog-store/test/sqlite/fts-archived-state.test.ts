@@ -4,9 +4,9 @@ import { migrate } from '../../src/adapters/sqlite/migrate.ts';
 import { MIGRATIONS } from '../../src/adapters/sqlite/migrations/index.ts';
 import { openDatabase } from '../../src/adapters/sqlite/open-database.ts';
 import { catalogDatabasePath, type ProductInput } from '../../src/index.ts';
-import { openSqliteCatalogStore } from '../support/embedded-search.ts';
-import { aProduct } from '../support/products.ts';
+import { aProduct } from '../../src/testing/index.ts';
 import {
+  openSqliteCatalogStore,
   type SqliteStoreHandle,
   sqliteStore,
   TEST_SEARCH_TIMEOUT_MS,

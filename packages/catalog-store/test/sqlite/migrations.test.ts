@@ -6,8 +6,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrateDatabase } from '../../src/adapters/sqlite/index.ts';
 import { catalogDatabasePath, SchemaTooNewError } from '../../src/index.ts';
-import { openSqliteCatalogStore } from '../support/embedded-search.ts';
-import { tempDataDir } from '../support/sqlite-factory.ts';
+import { openSqliteCatalogStore, tempDataDir } from '../support/sqlite-factory.ts';
 
 const MIGRATE_ONCE = fileURLToPath(new URL('../fixtures/migrate-once.ts', import.meta.url));
 const run = promisify(execFile);

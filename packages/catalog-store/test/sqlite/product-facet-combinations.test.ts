@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { migrate } from '../../src/adapters/sqlite/migrate.ts';
 import { MIGRATIONS } from '../../src/adapters/sqlite/migrations/index.ts';
 import { catalogDatabasePath } from '../../src/index.ts';
-import { aProduct } from '../support/products.ts';
+import { aProduct } from '../../src/testing/index.ts';
 import { type SqliteStoreHandle, sqliteStore, tempDataDir } from '../support/sqlite-factory.ts';
 
 /** Products whose facet combination (store migration 5) is not exactly their own facet values. */

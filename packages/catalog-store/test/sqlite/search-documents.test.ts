@@ -21,9 +21,13 @@ import {
   type ProductView,
 } from '../../src/index.ts';
 import { type SearchDocument, searchDocumentJson } from '../../src/model/search-document.ts';
-import { openSqliteCatalogStore } from '../support/embedded-search.ts';
-import { aProduct } from '../support/products.ts';
-import { type SqliteStoreHandle, sqliteStore, tempDataDir } from '../support/sqlite-factory.ts';
+import { aProduct } from '../../src/testing/index.ts';
+import {
+  openSqliteCatalogStore,
+  type SqliteStoreHandle,
+  sqliteStore,
+  tempDataDir,
+} from '../support/sqlite-factory.ts';
 
 // /products/search serves its hits from documents stored by the writer (store migration 6). These
 // tests hold the stored form to the rule it replaces: a hit is the allowlisted representation of

@@ -1,7 +1,7 @@
 import pg from 'pg';
+import type { RecordStoreHandle } from '../../src/testing/index.ts';
 import type { BulkLoadEngine } from '../contract/bulk-load.contract.ts';
 import { postgresStore } from './postgres-factory.ts';
-import type { RecordStoreHandle } from './store-factory.ts';
 
 /** A connection to the handle's schema, for reading what the ports do not show. */
 export async function inSchema<T>(
