@@ -68,15 +68,22 @@ function limitBoundSeconds(requests: number): number {
   return now;
 }
 
+/** A new client with only products.read, as an integrator's sync job has: the stack's URLs and CA. */
+async function readerOf(stack: Stack) {
+  return {
+    baseUrl: stack.baseUrl,
+    authUrl: stack.authUrl,
+    ...(await stack.credentials(['products.read'])),
+    scopes: ['products.read' as const],
+    ca: stack.ca,
+  };
+}
+
 async function fullPass(stack: Stack, pacing: boolean) {
   const statuses = new Map<number, number>();
   let requests = 0;
   const client = createCatalogClient({
-    baseUrl: stack.baseUrl,
-    authUrl: stack.authUrl,
-    ...(await stack.credentials(['products.read'])),
-    scopes: ['products.read'],
-    ca: stack.ca,
+    ...(await readerOf(stack)),
     ...(pacing ? {} : { pacing: false as const }),
     hooks: {
       onResponse: (event) => {
@@ -102,14 +109,7 @@ async function fullPass(stack: Stack, pacing: boolean) {
 
 /** The floor: the same pages fetched in order with undici, each body read as text, its cursor sliced out. */
 async function floorPass(stack: Stack): Promise<{ seconds: number; pages: number }> {
-  const client = createCatalogClient({
-    baseUrl: stack.baseUrl,
-    authUrl: stack.authUrl,
-    ...(await stack.credentials(['products.read'])),
-    scopes: ['products.read'],
-    ca: stack.ca,
-    pacing: false,
-  });
+  const client = createCatalogClient({ ...(await readerOf(stack)), pacing: false });
   const authorization = `Bearer ${await client.accessToken()}`;
   await client.close();
   const dispatcher = new Agent({ connect: { ca: stack.ca } });

@@ -1,13 +1,8 @@
 // The brand routes an M2M token may call (spec 4.1).
 import type { Brand, BrandSearchResponse, CatalogApi } from '@catalog/contracts';
-import {
-  type Authorizer,
-  type CallOptions,
-  oneTrace,
-  send,
-  type TransportSettings,
-} from '../http/transport.ts';
-import { buildUrl, type NaturalQuery } from './query.ts';
+import { type Authorizer, type CallOptions, oneTrace, type TransportSettings } from '../http/transport.ts';
+import { bodyGetter } from './get-body.ts';
+import type { NaturalQuery } from './query.ts';
 
 export type ListBrandsQuery = NaturalQuery<
   NonNullable<CatalogApi.operations['listBrands']['parameters']['query']>
@@ -28,12 +23,7 @@ export interface BrandsResource {
 }
 
 export function brandsResource(settings: TransportSettings, base: URL, auth: Authorizer): BrandsResource {
-  const get = async <T>(
-    path: string,
-    query: object | undefined,
-    options: CallOptions | undefined,
-  ): Promise<T> =>
-    (await send<T>(settings, { method: 'GET', url: buildUrl(base, path, query), auth }, options)).body;
+  const get = bodyGetter(settings, base, auth);
   const search: BrandsResource['search'] = (query, options) =>
     get<BrandSearchResponse>('brands/search', query, options);
 

@@ -1,14 +1,9 @@
 // The product routes an M2M token may call (spec 4.1).
 import type { CatalogApi, Product, ProductListResponse, ProductSearchResponse } from '@catalog/contracts';
 import { ServerError } from '../errors.ts';
-import {
-  type Authorizer,
-  type CallOptions,
-  oneTrace,
-  send,
-  type TransportSettings,
-} from '../http/transport.ts';
-import { buildUrl, type NaturalQuery } from './query.ts';
+import { type Authorizer, type CallOptions, oneTrace, type TransportSettings } from '../http/transport.ts';
+import { bodyGetter } from './get-body.ts';
+import type { NaturalQuery } from './query.ts';
 
 type SearchParameters = NonNullable<CatalogApi.operations['searchProducts']['parameters']['query']>;
 
@@ -41,12 +36,7 @@ export interface ProductsResource {
 }
 
 export function productsResource(settings: TransportSettings, base: URL, auth: Authorizer): ProductsResource {
-  const get = async <T>(
-    path: string,
-    query: object | undefined,
-    options: CallOptions | undefined,
-  ): Promise<T> =>
-    (await send<T>(settings, { method: 'GET', url: buildUrl(base, path, query), auth }, options)).body;
+  const get = bodyGetter(settings, base, auth);
 
   const search: ProductsResource['search'] = async (query, options) => {
     const page = await get<ProductSearchResponse>('products/search', query, options);
