@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TEST_SEARCH_TIMEOUT_MS } from '@catalog/store/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   defaultRegistry,
@@ -55,7 +56,11 @@ describe('the default engine registry', () => {
 
   it('answers a search through sqlite-replica over the embedded records', async () => {
     const selection = selectEngines({ engine: 'sqlite', dataDir: dataDir() }, 'sqlite-replica');
-    const store = await openCatalogue(selection, { searchWorkers: 1, freshnessTimeoutMs: 60_000 });
+    const store = await openCatalogue(selection, {
+      searchWorkers: 1,
+      searchTimeoutMs: TEST_SEARCH_TIMEOUT_MS,
+      freshnessTimeoutMs: 60_000,
+    });
     try {
       const product = await store.products.create({
         id: randomUUID(),

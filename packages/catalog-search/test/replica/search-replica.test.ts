@@ -177,7 +177,11 @@ describe('search replica of a PostgreSQL deployment', () => {
       records = await openPostgresRecordStore({ url });
       const dataDir = tempDataDir();
       replica = await openSqliteReplicaSearch(
-        { databasePath: join(dataDir, 'replica.sqlite'), searchWorkers: 1 },
+        {
+          databasePath: join(dataDir, 'replica.sqlite'),
+          searchWorkers: 1,
+          searchTimeoutMs: TEST_SEARCH_TIMEOUT_MS,
+        },
         { origin: await records.changes.origin(), head: await records.changes.head() },
       );
       cleanups.push(async () => {

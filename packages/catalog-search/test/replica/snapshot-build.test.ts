@@ -197,7 +197,12 @@ describe('a new search replica is built from a snapshot of its source', () => {
     });
     const dataDir = tempDataDir();
     const first = await openSqliteReplicaSearch(
-      { databasePath: join(dataDir, 'replica.sqlite'), searchWorkers: 1, syncTokenSecret: SECRET },
+      {
+        databasePath: join(dataDir, 'replica.sqlite'),
+        searchWorkers: 1,
+        searchTimeoutMs: TEST_SEARCH_TIMEOUT_MS,
+        syncTokenSecret: SECRET,
+      },
       { origin: await records.changes.origin(), head: await records.changes.head() },
     );
     await expect(

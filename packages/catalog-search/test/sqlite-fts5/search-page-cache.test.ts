@@ -1,6 +1,6 @@
 import { DatabaseSync } from 'node:sqlite';
 import type { ProductView } from '@catalog/store';
-import { aProduct } from '@catalog/store/testing';
+import { aProduct, TEST_SEARCH_TIMEOUT_MS } from '@catalog/store/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type SqliteStoreHandle, sqliteStore } from '../support/sqlite-factory.ts';
 
@@ -133,5 +133,5 @@ describe('search page cache', () => {
 
 async function sqliteStoreOn(databasePath: string) {
   const { openSqliteCatalogStore } = await import('../../src/engines/index.ts');
-  return openSqliteCatalogStore({ databasePath, searchWorkers: 1 });
+  return openSqliteCatalogStore({ databasePath, searchWorkers: 1, searchTimeoutMs: TEST_SEARCH_TIMEOUT_MS });
 }

@@ -4,7 +4,7 @@ import { setTimeout } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkDatabaseIntegrity } from '../../src/adapters/sqlite/index.ts';
-import { aProduct } from '../../src/testing/index.ts';
+import { aProduct, TEST_SEARCH_TIMEOUT_MS } from '../../src/testing/index.ts';
 import { openSqliteCatalogStore, type SqliteStoreHandle, sqliteStore } from '../support/sqlite-factory.ts';
 
 const WRITER = fileURLToPath(new URL('../fixtures/batch-writer.ts', import.meta.url));
@@ -133,7 +133,11 @@ describe('crash safety', () => {
       }
 
       // The store opens and writes again after the crash.
-      handle.store = openSqliteCatalogStore({ databasePath: handle.databasePath, searchWorkers: 1 });
+      handle.store = openSqliteCatalogStore({
+        databasePath: handle.databasePath,
+        searchWorkers: 1,
+        searchTimeoutMs: TEST_SEARCH_TIMEOUT_MS,
+      });
       expect(await handle.store.products.count()).toBeGreaterThan(0);
     },
   );
@@ -168,7 +172,11 @@ describe('crash safety', () => {
       db.close();
     }
 
-    handle.store = openSqliteCatalogStore({ databasePath: handle.databasePath, searchWorkers: 1 });
+    handle.store = openSqliteCatalogStore({
+      databasePath: handle.databasePath,
+      searchWorkers: 1,
+      searchTimeoutMs: TEST_SEARCH_TIMEOUT_MS,
+    });
     await handle.store.products.bulkLoadAll([[aProduct({ name: 'after the crash' })]]);
     const page = await handle.store.productSearch.search({ q: 'crash', sort: 'name', size: 5 });
     expect(page.products.map((product) => product.name)).toEqual(['after the crash']);
