@@ -15,6 +15,7 @@ import {
 } from '@catalog/server-runtime';
 import { type SpawnedService, spawnService } from '@catalog/server-runtime/testing';
 import type { CatalogStore } from '@catalog/store';
+import { TEST_SEARCH_TIMEOUT_MS } from '@catalog/store/testing';
 import { createApp } from '../../src/app.ts';
 import { createTokenVerifier } from '../../src/auth/token-verifier.ts';
 import { loadCatalogApiConfig } from '../../src/config/config.ts';
@@ -58,6 +59,8 @@ export async function startApiOverStore(input: {
   });
   const store = await openCatalogue(selectEngines({ engine: 'sqlite', dataDir: dataDir }, undefined), {
     searchWorkers: 1,
+    // A loaded machine may take seconds to start a search worker; a time-out is not what these tests check.
+    searchTimeoutMs: TEST_SEARCH_TIMEOUT_MS,
   });
   const logger = createLogger('catalog-api-test', 'silent');
   const limiter = await openRequestLimiter({

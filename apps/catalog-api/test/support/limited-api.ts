@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { openCatalogue, selectEngines } from '@catalog/engines';
 import { listen, loadClientSecretPepper, resolveTls } from '@catalog/server-runtime';
 import { type RawReply, rawRequest } from '@catalog/server-runtime/testing';
+import { TEST_SEARCH_TIMEOUT_MS } from '@catalog/store/testing';
 import { pino } from 'pino';
 import { inject } from 'vitest';
 import { createApp } from '../../src/app.ts';
@@ -62,6 +63,8 @@ export async function startLimitedApi(env: Record<string, string>): Promise<Limi
   const metrics = new CatalogMetrics({ enabled: false });
   const store = await openCatalogue(selectEngines({ engine: 'sqlite', dataDir: dataDir }, undefined), {
     searchWorkers: 1,
+    // A loaded machine may take seconds to start a search worker; a time-out is not what these tests check.
+    searchTimeoutMs: TEST_SEARCH_TIMEOUT_MS,
   });
   const limiter = await openRequestLimiter({ config, logger, onFallback: () => metrics.rateLimitFallback() });
   const app = createApp({

@@ -13,6 +13,7 @@ import {
   spawnServerPair,
 } from '@catalog/server-runtime/testing';
 import type { CatalogStore, StoredClient } from '@catalog/store';
+import { TEST_SEARCH_TIMEOUT_MS } from '@catalog/store/testing';
 import { expect } from 'vitest';
 import { generateClientId } from '../../src/domain/clients/generate-client-id.ts';
 
@@ -81,6 +82,8 @@ export async function startStack(
   });
   const store = await openCatalogue(selectEngines({ engine: 'sqlite', dataDir: dataDir }, undefined), {
     searchWorkers: 1,
+    // A loaded machine may take seconds to start a search worker; a time-out is not what these tests check.
+    searchTimeoutMs: TEST_SEARCH_TIMEOUT_MS,
   });
   const pepper = await loadClientSecretPepper({ dataDir });
 
