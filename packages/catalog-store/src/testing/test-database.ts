@@ -3,10 +3,21 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
-/** `work` on a connection of its own to `url`, closed after it (test set-ups and the benches). */
-export async function onDatabase<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+/**
+ * `work` on a connection of its own to `url`, closed after it (test set-ups and the benches).
+ * `unreachable`, when given, rewords a failure to connect (and only that) for the reader of a test run.
+ */
+export async function onDatabase<T>(
+  url: string,
+  work: (client: pg.Client) => Promise<T>,
+  unreachable?: (error: Error) => Error,
+): Promise<T> {
   const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  try {
+    await client.connect();
+  } catch (error) {
+    throw unreachable === undefined ? error : unreachable(error as Error);
+  }
   try {
     return await work(client);
   } finally {
@@ -31,11 +42,14 @@ export interface TestDatabase {
  */
 export async function createTestDatabase(serverUrl: string, prefix: string): Promise<TestDatabase> {
   const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await onDatabase(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`)).catch((error) => {
-    throw new Error(
-      `PostgreSQL is not reachable at TEST_DATABASE_URL (${(error as Error).message}): these tests need a PostgreSQL 15 server; start one or set TEST_DATABASE_URL=postgres://user@host:port/database`,
-    );
-  });
+  await onDatabase(
+    serverUrl,
+    (client) => client.query(`CREATE DATABASE ${name}`),
+    (error) =>
+      new Error(
+        `PostgreSQL is not reachable at TEST_DATABASE_URL (${error.message}): these tests need a PostgreSQL 15 server; start one or set TEST_DATABASE_URL=postgres://user@host:port/database`,
+      ),
+  );
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const database = url.toString();
