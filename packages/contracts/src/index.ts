@@ -2,15 +2,13 @@
 // them, constants read off them, and validators compiled from them.
 
 export * from './documents.ts';
-export * from './error-codes.ts';
-export * from './fields.ts';
+export * from './fields-and-errors.ts';
 export type * as AuthServer from './generated/auth-server.ts';
 export type * as CatalogApi from './generated/catalog-api.ts';
 export * from './identity.ts';
 export * from './limits.ts';
 export * from './operations.ts';
 export * from './scopes.ts';
-export * from './service-error.ts';
 export * from './sign-in-error.ts';
 export * from './sort.ts';
 export type * from './types.ts';

@@ -1,4 +1,4 @@
-import { foldText } from '@catalog/store';
+import { foldText } from '@catalog/store/fold-text';
 
 const HAS_WORD_CHARACTER = /[\p{L}\p{N}]/u;
 

@@ -1,6 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { ProductSearchQuery } from '@catalog/store';
-import { openDatabase } from '@catalog/store/sqlite';
+import { openDatabase } from '@catalog/store/sqlite-reading';
 import { aProduct } from '@catalog/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CursorPosition, EnginePage } from '../../src/engine/search-engine.ts';

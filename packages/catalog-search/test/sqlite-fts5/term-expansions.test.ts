@@ -1,4 +1,4 @@
-import { openDatabase } from '@catalog/store/sqlite';
+import { openDatabase } from '@catalog/store/sqlite-reading';
 import { aProduct } from '@catalog/store/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { expandPrefixTerms } from '../../src/engines/sqlite-fts5/term-expansions.ts';

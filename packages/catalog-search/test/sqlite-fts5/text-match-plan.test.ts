@@ -1,5 +1,5 @@
 import type { ProductSearchQuery } from '@catalog/store';
-import { openDatabase } from '@catalog/store/sqlite';
+import { openDatabase } from '@catalog/store/sqlite-reading';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expandPrefixTerms } from '../../src/engines/sqlite-fts5/term-expansions.ts';
 import { chooseTextMatchPlan } from '../../src/engines/sqlite-fts5/text-match-plan.ts';

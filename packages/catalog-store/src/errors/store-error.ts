@@ -1,4 +1,5 @@
-import { ERROR_CODES, type ErrorCode, ServiceError } from '@catalog/contracts';
+import type { ErrorCode } from '@catalog/contracts';
+import { ERROR_CODES, ServiceError } from '@catalog/contracts/fields-and-errors';
 
 export type StoreErrorCode = ErrorCode;
 

@@ -1,4 +1,5 @@
-import { PRODUCT_FIELDS, type Product, type RelatedProduct } from '@catalog/contracts';
+import type { Product, RelatedProduct } from '@catalog/contracts';
+import { PRODUCT_FIELDS } from '@catalog/contracts/fields-and-errors';
 import type { ProductRecord, RelatedProduct as StoredRelation } from './product.ts';
 import { displayOnWebFor } from './visibility.ts';
 

@@ -1,6 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { ProductAggregations } from '@catalog/store';
-import { statement } from '@catalog/store/sqlite';
+import { statement } from '@catalog/store/sqlite-reading';
 import { matchProductText } from '../../query/search-terms.ts';
 import { bind, type Params } from './bind.ts';
 import { type BucketContext, notIdentifierHit, onlyArchivedFilter } from './bucket-sql.ts';

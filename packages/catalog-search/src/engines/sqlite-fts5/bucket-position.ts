@@ -1,4 +1,4 @@
-import { InvalidSyncTokenError } from '@catalog/store';
+import { InvalidSyncTokenError } from '@catalog/store/sqlite-reading';
 import type { CursorPosition } from '../../engine/search-engine.ts';
 
 /**

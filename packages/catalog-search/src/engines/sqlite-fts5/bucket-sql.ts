@@ -1,5 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
-import { statement } from '@catalog/store/sqlite';
+import { statement } from '@catalog/store/sqlite-reading';
 import type { NormalisedProductQuery } from '../../query/normalise-product-query.ts';
 import { bind, type Params } from './bind.ts';
 import type { BucketPosition } from './bucket-position.ts';

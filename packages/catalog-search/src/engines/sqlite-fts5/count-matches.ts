@@ -1,4 +1,4 @@
-import { statement } from '@catalog/store/sqlite';
+import { statement } from '@catalog/store/sqlite-reading';
 import { matchProductText } from '../../query/search-terms.ts';
 import { bind, type Params } from './bind.ts';
 import { type BucketContext, notIdentifierHit, onlyArchivedFilter } from './bucket-sql.ts';

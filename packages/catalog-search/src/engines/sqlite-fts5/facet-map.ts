@@ -1,6 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { ProductAggregations } from '@catalog/store';
-import { statement } from '@catalog/store/sqlite';
+import { statement } from '@catalog/store/sqlite-reading';
 import { EngineFailure } from './engine-failures.ts';
 
 export type Facet = keyof ProductAggregations;

@@ -1,12 +1,12 @@
 import type { DatabaseSync } from 'node:sqlite';
-import type { ProductRecord } from '@catalog/store';
-import { externalProductJson, type ProductView } from '@catalog/store';
+import type { ProductRecord, ProductView } from '@catalog/store';
 import {
+  externalProductJson,
   type SearchDocument,
   searchDocumentJson,
   servesFromSearchDocument,
   statement,
-} from '@catalog/store/sqlite';
+} from '@catalog/store/sqlite-reading';
 import type { Hydrate } from './run-product-search.ts';
 
 type DocumentRow = [seq: number, displayOnWeb: number | null, displayOnWebAt: number, body: string];

@@ -1,6 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { ProductRecord } from '@catalog/store';
-import { readProductsBySeq, snapshotVersion } from '@catalog/store/sqlite';
+import { readProductsBySeq, snapshotVersion } from '@catalog/store/sqlite-reading';
 
 /**
  * Loaded product records of one connection (a search worker's), kept only while nothing has been

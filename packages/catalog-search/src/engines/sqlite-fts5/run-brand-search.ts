@@ -1,5 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
-import { inReadTransaction, statement, toBrand } from '@catalog/store/sqlite';
+import { inReadTransaction, statement, toBrand } from '@catalog/store/sqlite-reading';
 import type { BrandSearchJob, BrandSearchOutcome } from '../../engine/search-engine.ts';
 import { matchAllTerms } from '../../query/search-terms.ts';
 import { bind } from './bind.ts';

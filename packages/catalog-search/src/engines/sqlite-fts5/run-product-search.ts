@@ -1,6 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { ProductRecord } from '@catalog/store';
-import { inReadTransaction } from '@catalog/store/sqlite';
+import { inReadTransaction } from '@catalog/store/sqlite-reading';
 import type { EnginePage, ProductSearchJob } from '../../engine/search-engine.ts';
 import { aggregate } from './aggregate.ts';
 import { type BucketPosition, toBucketPosition, toCursorPosition } from './bucket-position.ts';

@@ -1,6 +1,6 @@
 // Runs searches on its own read connection, off the servers' event loop.
 import { parentPort, workerData } from 'node:worker_threads';
-import { inReadTransaction, openDatabase } from '@catalog/store/sqlite';
+import { inReadTransaction, openDatabase } from '@catalog/store/sqlite-reading';
 import { failureKind } from './engine-failures.ts';
 import { caughtUpFacetMap } from './facet-map.ts';
 import { readSearchDocuments } from './read-search-documents.ts';

@@ -1,5 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
-import { snapshotVersion, statement } from '@catalog/store/sqlite';
+import { snapshotVersion, statement } from '@catalog/store/sqlite-reading';
 import { isExpandableTerm, type TermExpansions } from '../../query/search-terms.ts';
 
 /** Past this many index terms a prefix stays a prefix: one merge beats a wide OR on every row. */

@@ -1,5 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
-import { statement } from '@catalog/store/sqlite';
+import { statement } from '@catalog/store/sqlite-reading';
 import type { NormalisedProductQuery } from '../../query/normalise-product-query.ts';
 import { onlyArchivedFilter } from './bucket-sql.ts';
 import type { FilterSql } from './filter-sql.ts';
