@@ -30,9 +30,9 @@ const POSTGRES = {
 } as const;
 
 describe('the default engine registry', () => {
-  it('registers the two records engines and the two search engines', () => {
+  it('registers the two records engines and the three search engines', () => {
     expect(Object.keys(defaultRegistry.records).sort()).toEqual(['postgres', 'sqlite']);
-    expect([...defaultRegistry.search.keys()].sort()).toEqual(['sqlite-fts5', 'sqlite-replica']);
+    expect([...defaultRegistry.search.keys()].sort()).toEqual(['bitmap', 'sqlite-fts5', 'sqlite-replica']);
   });
 
   it("defaults each records engine's search as today: FTS5 in the file, the replica on PostgreSQL", () => {
@@ -47,7 +47,7 @@ describe('the default engine registry', () => {
     const selecting = () =>
       engineSelection({ dataDir: '/tmp', databaseUrl: undefined, searchEngine: 'elastic' });
     expect(selecting).toThrow(EngineConfigurationError);
-    expect(selecting).toThrow(/"elastic".*sqlite-fts5, sqlite-replica/);
+    expect(selecting).toThrow(/"elastic".*sqlite-fts5, sqlite-replica, bitmap/);
   });
 
   it('refuses sqlite-fts5 over PostgreSQL records: it searches the records’ own file', () => {
@@ -69,6 +69,24 @@ describe('the default engine registry', () => {
       });
       const page = await store.productSearch.search({ q: 'REG-1' });
       expect(page.products.map((hit) => hit.id)).toEqual([product.id]);
+      expect(store.searchReplicaProgress?.()).toMatchObject({ state: 'built' });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('answers through bitmap over the embedded records, and finds a write at the next search', async () => {
+    const selection = selectEngines({ engine: 'sqlite', dataDir: dataDir() }, 'bitmap');
+    const store = await openCatalogue(selection, { freshnessTimeoutMs: 60_000 });
+    try {
+      const product = await store.products.create({
+        id: randomUUID(),
+        productCode: 'BIT-1',
+        name: 'Found through the bitmap engine',
+      });
+      const page = await store.productSearch.search({ q: 'BIT-1' });
+      expect(page.products.map((hit) => hit.id)).toEqual([product.id]);
+      expect(page.source).toBe('bitmap');
       expect(store.searchReplicaProgress?.()).toMatchObject({ state: 'built' });
     } finally {
       await store.close();

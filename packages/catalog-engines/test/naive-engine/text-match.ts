@@ -1,10 +1,10 @@
-import { foldText } from '@catalog/store';
+import { foldSearchText } from '@catalog/store/fold-text';
 
 const WORD_RUNS = /[\p{L}\p{N}]+/gu;
 
 /** A text's tokens as the index's unicode61 tokenizer (remove_diacritics 2) would hold them. */
 export function tokens(text: string): string[] {
-  return foldText(text).match(WORD_RUNS) ?? [];
+  return foldSearchText(text).match(WORD_RUNS) ?? [];
 }
 
 /**

@@ -1,5 +1,11 @@
 // The engines, for the engine registry only: programs open search through the registry.
 
+export { BITMAP_SEARCH_SOURCE } from './bitmap/bitmap-engine.ts';
+export {
+  type BitmapSearchOptions,
+  openBitmapSearchOverRecords,
+  openBitmapSearchOverReplica,
+} from './bitmap/open-bitmap-search.ts';
 export { type OpenCatalogueOptions, splitCatalogueOptions } from './open-catalogue-options.ts';
 export { openReplicatedSearch, type ReplicatedSearchWiring } from './open-replicated-search.ts';
 export {

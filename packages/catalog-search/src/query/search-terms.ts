@@ -1,4 +1,4 @@
-import { foldText } from '@catalog/store/fold-text';
+import { foldSearchText } from '@catalog/store/fold-text';
 
 const HAS_WORD_CHARACTER = /[\p{L}\p{N}]/u;
 
@@ -14,7 +14,7 @@ const TERM_SEPARATORS = /[\s\p{Cc}]+/u;
  * token and would make FTS5 reject the query, so it is dropped.
  */
 export function searchTerms(q: string): string[] {
-  return foldText(q)
+  return foldSearchText(q)
     .split(TERM_SEPARATORS)
     .filter((term) => HAS_WORD_CHARACTER.test(term));
 }

@@ -59,6 +59,11 @@ export function productSearchContract(factory: StoreFactory): void {
         expect(await ids({ q: 'crème BRÛLÉE' })).toEqual([idOf('torch')]);
       });
 
+      it('finds a product by its own spelling, a compatibility character (²) included, as the index holds it', async () => {
+        expect(await ids({ q: '2.5mm²' })).toEqual([idOf('squared')]);
+        expect(await ids({ q: 'EARTH 2.5MM²' })).toEqual([idOf('squared')]);
+      });
+
       it('matches everything when q is blank', async () => {
         const page = await store.productSearch.search({ q: '   ', size: 5 });
         expect(page.total).toBe(live.length);

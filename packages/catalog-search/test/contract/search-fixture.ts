@@ -80,6 +80,7 @@ export const NAMED: Record<string, ProductInput> = {
     displayOnWeb: true,
   },
   dashes: { id: uuid(6), productCode: '--', name: 'Dash part', brandName: 'Zeta Works' },
+  squared: { id: uuid(7), productCode: 'TW-25', name: 'Twin and earth 2.5mm²', brandName: 'Zeta Works' },
 };
 
 /** Plain products with spread-out sort keys, mixed case and unset prices. */

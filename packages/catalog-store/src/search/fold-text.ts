@@ -7,3 +7,15 @@ export function foldText(text: string): string {
     .replace(/\p{M}+/gu, '')
     .toLowerCase();
 }
+
+/**
+ * Text as the full-text index holds it (unicode61, remove_diacritics 2): lower case without
+ * accents, but compatibility characters kept as they are. foldText's NFKD would turn the "²" of
+ * "2.5mm²" into "2", a token the index never holds, so a product's own spelling found nothing.
+ */
+export function foldSearchText(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
+}

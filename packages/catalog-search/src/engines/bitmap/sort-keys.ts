@@ -1,0 +1,63 @@
+import type { SortField } from '@catalog/store';
+import type { CatalogueIndex } from './catalogue-index.ts';
+
+/** A sort key as compared: text folded as SQLite's NOCASE folds it, or a number. */
+export type Comparable = string | number;
+
+const UPPER_ASCII = /[A-Z]/;
+const UPPER_ASCII_RUNS = /[A-Z]+/g;
+/** Code units whose UTF-16 order differs from UTF-8's byte order (surrogates vs U+E000–U+FFFF). */
+const ORDER_DIFFERS = /[\uD800-\uFFFF]/;
+
+/** SQLite's NOCASE: ASCII letters folded, nothing else. */
+export function nocase(text: string): string {
+  return UPPER_ASCII.test(text) ? text.replace(UPPER_ASCII_RUNS, (run) => run.toLowerCase()) : text;
+}
+
+/** Text in SQLite's order: the bytes of its UTF-8. */
+export function compareText(a: string, b: string): number {
+  if (a === b) return 0;
+  if (!ORDER_DIFFERS.test(a) && !ORDER_DIFFERS.test(b)) return a < b ? -1 : 1;
+  return Buffer.compare(Buffer.from(a), Buffer.from(b));
+}
+
+export function compareKeys(a: Comparable, b: Comparable): number {
+  if (typeof a === 'number') return a === b ? 0 : a < (b as number) ? -1 : 1;
+  return compareText(a, b as string);
+}
+
+/** How a sort field reads a product: its raw value (what a cursor carries) and whether it is text. */
+export interface SortKey {
+  readonly text: boolean;
+  raw(seq: number): string | number;
+}
+
+export function sortKeyOf(index: CatalogueIndex, field: SortField): SortKey {
+  switch (field) {
+    case 'name':
+      return { text: true, raw: (seq) => index.name[seq] ?? '' };
+    case 'code':
+      return { text: true, raw: (seq) => index.productCode[seq] ?? '' };
+    case 'brand':
+      return { text: true, raw: (seq) => index.brandName.value(seq) };
+    case 'category':
+      return { text: true, raw: (seq) => index.category.value(seq) };
+    case 'department':
+      return { text: true, raw: (seq) => index.department.value(seq) };
+    case 'subDepartment':
+      return { text: true, raw: (seq) => index.subDepartment.value(seq) };
+    case 'price':
+      return { text: false, raw: (seq) => index.price[seq] as number };
+    case 'supplierCost':
+      return { text: false, raw: (seq) => index.supplierCost[seq] as number };
+    case 'createdAt':
+      return { text: false, raw: (seq) => index.createdAt[seq] as number };
+    case 'updatedAt':
+      return { text: false, raw: (seq) => index.updatedAt[seq] as number };
+  }
+}
+
+/** The value a key compares by. */
+export function comparable(key: SortKey, value: string | number): Comparable {
+  return key.text ? nocase(String(value)) : Number(value);
+}

