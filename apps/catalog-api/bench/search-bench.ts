@@ -31,6 +31,8 @@ const MEASURE_MS = Number(process.env.BENCH_SECONDS ?? '10') * 1000;
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? '20000');
 const SHAPE_MS = Number(process.env.BENCH_SHAPE_SECONDS ?? '180') * 1000;
 const MIX_QUERIES = Number(process.env.BENCH_MIX_QUERIES ?? '1000');
+/** The API's SEARCH_ENGINE (unset: the records engine's default, sqlite-fts5). */
+const SEARCH_ENGINE = process.env.BENCH_SEARCH_ENGINE || undefined;
 const SHAPE_SEED = 14;
 const MIX_SEED = 1414;
 /** The Zipf exponent of the mix: the classic word-frequency shape. */
@@ -192,6 +194,7 @@ try {
     PUBLIC_AUTH_URL: auth.url,
     // As `pnpm start` runs it (apps/catalog-api/package.json).
     MALLOC_ARENA_MAX: '2',
+    ...(SEARCH_ENGINE === undefined ? {} : { SEARCH_ENGINE }),
   };
   const api = await spawnService({
     entry: here('../src/main.ts'),
@@ -399,9 +402,10 @@ try {
   const results = {
     part: 'api',
     title: 'Catalog API: GET /products/search over TLS (apps/catalog-api)',
-    command: `BENCH_PRODUCTS=${PRODUCTS} BENCH_SECONDS=${MEASURE_MS / 1000} BENCH_SHAPE_SECONDS=${SHAPE_MS / 1000} pnpm --filter @catalog/catalog-api run bench`,
+    command: `${SEARCH_ENGINE === undefined ? '' : `BENCH_SEARCH_ENGINE=${SEARCH_ENGINE} `}BENCH_PRODUCTS=${PRODUCTS} BENCH_SECONDS=${MEASURE_MS / 1000} BENCH_SHAPE_SECONDS=${SHAPE_MS / 1000} pnpm --filter @catalog/catalog-api run bench`,
     parameters: {
       products: PRODUCTS,
+      searchEngine: SEARCH_ENGINE ?? 'default',
       query: path,
       hits,
       bodyBytes: Buffer.byteLength(sample.body),

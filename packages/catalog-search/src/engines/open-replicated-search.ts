@@ -39,6 +39,7 @@ export async function openReplicatedSearch(
     head: await records.changes.head(),
   });
   const follower = new FeedFollower(records.changes, replica.target, {
+    ...(replica.snapshotBatchSize === undefined ? {} : { snapshotBatchSize: replica.snapshotBatchSize }),
     ...(wiring.replicaPollIntervalMs === undefined ? {} : { pollIntervalMs: wiring.replicaPollIntervalMs }),
     ...(wiring.onReplicaError === undefined ? {} : { onError: wiring.onReplicaError }),
     ...(wiring.onReplicaProgress === undefined ? {} : { onProgress: wiring.onReplicaProgress }),

@@ -93,6 +93,7 @@ export class BitmapEngine implements SearchEngine {
   }
 
   #replaceIndex(index: CatalogueIndex, through: number): void {
+    index.shrink();
     this.#index = index;
     this.#orders.clear();
     // Built now rather than by each sort's first search: about a second each at 1M products.

@@ -1,4 +1,5 @@
 import { type Brand, identifierKey, type ProductRecord, type WebChannel } from '@catalog/store';
+import { HashedIds } from './hashed-ids.ts';
 import { InternedColumn } from './interned-column.ts';
 import { grownFloat64 } from './product-tokens.ts';
 import { RoaringBitmap32 } from './roaring.ts';
@@ -11,29 +12,6 @@ export const UNSET_NUMBER = -1e300;
 interface ChannelVisibility {
   visible: RoaringBitmap32;
   hidden: RoaringBitmap32;
-}
-
-/** Seqs by identifier key: a number for one product, an array for the rare shared key. */
-type KeyedSeqs = Map<string, number | number[]>;
-
-function addKeyed(map: KeyedSeqs, key: string, seq: number): void {
-  if (key === '') return;
-  const seqs = map.get(key);
-  if (seqs === undefined) map.set(key, seq);
-  else if (typeof seqs === 'number') map.set(key, seqs === seq ? seq : [seqs, seq]);
-  else if (!seqs.includes(seq)) seqs.push(seq);
-}
-
-function removeKeyed(map: KeyedSeqs, key: string, seq: number): void {
-  const seqs = map.get(key);
-  if (seqs === undefined) return;
-  if (typeof seqs === 'number') {
-    if (seqs === seq) map.delete(key);
-    return;
-  }
-  const rest = seqs.filter((other) => other !== seq);
-  if (rest.length === 0) map.delete(key);
-  else map.set(key, rest.length === 1 ? (rest[0] as number) : rest);
 }
 
 /**
@@ -55,7 +33,11 @@ export class CatalogueIndex {
   readonly stockType = new InternedColumn(true);
   readonly brands = new Map<string, Brand>();
   readonly #channels = new Map<string, ChannelVisibility>();
-  readonly #identifiers: KeyedSeqs = new Map();
+  /** Seqs by the identifier key of their productCode or erpCode (both keys are added). */
+  readonly #identifiers = new HashedIds(
+    (seq, key) =>
+      identifierKey(this.productCode[seq] ?? '') === key || identifierKey(this.#erpCode[seq] ?? '') === key,
+  );
   name: string[] = [];
   productCode: string[] = [];
   #erpCode: string[] = [];
@@ -96,8 +78,9 @@ export class CatalogueIndex {
     this.name[seq] = record.name;
     this.productCode[seq] = record.productCode;
     this.#erpCode[seq] = record.erpCode;
-    addKeyed(this.#identifiers, identifierKey(record.productCode), seq);
-    addKeyed(this.#identifiers, identifierKey(record.erpCode), seq);
+    for (const key of new Set([identifierKey(record.productCode), identifierKey(record.erpCode)])) {
+      if (key !== '') this.#identifiers.add(key, seq);
+    }
     this.#grow(seq);
     this.price[seq] = record.price ?? UNSET_NUMBER;
     this.supplierCost[seq] = record.supplierCost ?? UNSET_NUMBER;
@@ -106,6 +89,15 @@ export class CatalogueIndex {
     this.text.set(seq, record);
     for (const changes of this.#changeSets) changes.add(seq);
     this.generation += 1;
+  }
+
+  /** Gives back what the bitmaps reserved while they grew: after a bulk load. */
+  shrink(): void {
+    this.text.shrink();
+    for (const column of [this.brandName, this.category, this.department, this.stockType]) {
+      for (const bitmap of column.bitmaps) bitmap.shrinkToFit();
+    }
+    for (const bitmap of [this.all, this.live, this.shownByDefault]) bitmap.shrinkToFit();
   }
 
   /** A set that collects every seq changed from now on, until `untrack`. */
@@ -128,8 +120,13 @@ export class CatalogueIndex {
       channel.visible.delete(seq);
       channel.hidden.delete(seq);
     }
-    removeKeyed(this.#identifiers, identifierKey(this.productCode[seq] ?? ''), seq);
-    removeKeyed(this.#identifiers, identifierKey(this.#erpCode[seq] ?? ''), seq);
+    // Before the codes are overwritten: the table checks a slot against them.
+    for (const key of new Set([
+      identifierKey(this.productCode[seq] ?? ''),
+      identifierKey(this.#erpCode[seq] ?? ''),
+    ])) {
+      if (key !== '') this.#identifiers.remove(key, seq);
+    }
   }
 
   #grow(seq: number): void {
@@ -142,9 +139,7 @@ export class CatalogueIndex {
 
   /** Products whose productCode or erpCode has this identifier key. */
   identifierHits(key: string): number[] {
-    const seqs = this.#identifiers.get(key);
-    if (seqs === undefined) return [];
-    return typeof seqs === 'number' ? [seqs] : [...seqs];
+    return this.#identifiers.find(key);
   }
 
   /** Whether the channel is registered: an unknown channel's callers see the stored default. */

@@ -52,4 +52,21 @@ export class PostingLists {
     if (typeof list !== 'number') return list;
     return list === NONE ? new RoaringBitmap32() : new RoaringBitmap32([list]);
   }
+
+  /** Gives back what the bitmaps reserved while they grew (after a bulk load). */
+  shrink(): void {
+    for (const list of this.#lists) if (typeof list === 'object') list.shrinkToFit();
+  }
+
+  /** How many lists are bitmaps, and their serialised size: what the memory report sums. */
+  bitmapStats(): { bitmaps: number; bytes: number } {
+    let bitmaps = 0;
+    let bytes = 0;
+    for (const list of this.#lists) {
+      if (typeof list === 'number' || list === undefined) continue;
+      bitmaps += 1;
+      bytes += list.getSerializationSizeInBytes('croaring');
+    }
+    return { bitmaps, bytes };
+  }
 }

@@ -56,6 +56,12 @@ export class ProductTokens {
     };
   }
 
+  /** Gives back the arena's unused end (after a bulk load). */
+  shrink(): void {
+    if (this.#garbage * 2 > this.#used) this.#compact();
+    this.#data = this.#data.slice(0, this.#used);
+  }
+
   /** Bytes held, garbage included. */
   get bytes(): number {
     return this.#data.byteLength + this.#start.byteLength;
@@ -71,8 +77,9 @@ export class ProductTokens {
     if (this.#used + length <= this.#data.length) return;
     if (this.#garbage * 2 > this.#used) this.#compact();
     if (this.#used + length <= this.#data.length) return;
-    let size = this.#data.length;
-    while (size < this.#used + length) size *= 2;
+    // A quarter more at a time: at 1M products the arena is some 100 MB, and doubling it on the
+    // first write after a load would reserve as much again.
+    const size = Math.max(this.#used + length, Math.ceil(this.#data.length * 1.25));
     const grown = new Int32Array(size);
     grown.set(this.#data.subarray(0, this.#used));
     this.#data = grown;

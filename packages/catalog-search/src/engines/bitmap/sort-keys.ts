@@ -1,5 +1,6 @@
 import type { SortField } from '@catalog/store';
 import type { CatalogueIndex } from './catalogue-index.ts';
+import type { InternedColumn } from './interned-column.ts';
 
 /** A sort key as compared: text folded as SQLite's NOCASE folds it, or a number. */
 export type Comparable = string | number;
@@ -7,7 +8,7 @@ export type Comparable = string | number;
 const UPPER_ASCII = /[A-Z]/;
 const UPPER_ASCII_RUNS = /[A-Z]+/g;
 /** Code units whose UTF-16 order differs from UTF-8's byte order (surrogates vs U+E000–U+FFFF). */
-const ORDER_DIFFERS = /[\uD800-\uFFFF]/;
+export const ORDER_DIFFERS = /[\uD800-\uFFFF]/;
 
 /** SQLite's NOCASE: ASCII letters folded, nothing else. */
 export function nocase(text: string): string {
@@ -30,30 +31,44 @@ export function compareKeys(a: Comparable, b: Comparable): number {
 export interface SortKey {
   readonly text: boolean;
   raw(seq: number): string | number;
+  /** A numeric column, by seq: an order is built from it without a value object per product. */
+  readonly numbers?: () => Float64Array;
+  /** A column of few values: an order is built from the sorted values and each product's value id. */
+  readonly interned?: InternedColumn;
 }
 
 export function sortKeyOf(index: CatalogueIndex, field: SortField): SortKey {
+  const interned = (column: InternedColumn): SortKey => ({
+    text: true,
+    raw: (seq) => column.value(seq),
+    interned: column,
+  });
+  const numeric = (column: () => Float64Array): SortKey => ({
+    text: false,
+    raw: (seq) => column()[seq] as number,
+    numbers: column,
+  });
   switch (field) {
     case 'name':
       return { text: true, raw: (seq) => index.name[seq] ?? '' };
     case 'code':
       return { text: true, raw: (seq) => index.productCode[seq] ?? '' };
     case 'brand':
-      return { text: true, raw: (seq) => index.brandName.value(seq) };
+      return interned(index.brandName);
     case 'category':
-      return { text: true, raw: (seq) => index.category.value(seq) };
+      return interned(index.category);
     case 'department':
-      return { text: true, raw: (seq) => index.department.value(seq) };
+      return interned(index.department);
     case 'subDepartment':
-      return { text: true, raw: (seq) => index.subDepartment.value(seq) };
+      return interned(index.subDepartment);
     case 'price':
-      return { text: false, raw: (seq) => index.price[seq] as number };
+      return numeric(() => index.price);
     case 'supplierCost':
-      return { text: false, raw: (seq) => index.supplierCost[seq] as number };
+      return numeric(() => index.supplierCost);
     case 'createdAt':
-      return { text: false, raw: (seq) => index.createdAt[seq] as number };
+      return numeric(() => index.createdAt);
     case 'updatedAt':
-      return { text: false, raw: (seq) => index.updatedAt[seq] as number };
+      return numeric(() => index.updatedAt);
   }
 }
 

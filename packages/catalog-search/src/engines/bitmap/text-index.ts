@@ -34,7 +34,6 @@ export class TextIndex {
   readonly #prefixAny = new Map<string, RoaringBitmap32>();
   readonly #prefixName = new Map<string, RoaringBitmap32>();
   readonly #tokens = new ProductTokens();
-  #tokenOf: string[] = [];
 
   get tokenCount(): number {
     return this.#dictionary.size;
@@ -44,14 +43,39 @@ export class TextIndex {
     return this.#tokens.bytes;
   }
 
+  /** Gives back what the bitmaps reserved while they grew (after a bulk load). */
+  shrink(): void {
+    this.#tokens.shrink();
+    this.#any.shrink();
+    this.#name.shrink();
+    for (const bitmap of this.#prefixAny.values()) bitmap.shrinkToFit();
+    for (const bitmap of this.#prefixName.values()) bitmap.shrinkToFit();
+  }
+
+  /** Counts and sizes of the text's structures, for the memory report. */
+  stats(): Record<string, number> {
+    const prefixBytes = (map: Map<string, RoaringBitmap32>) =>
+      [...map.values()].reduce((n, bitmap) => n + bitmap.getSerializationSizeInBytes('croaring'), 0);
+    const any = this.#any.bitmapStats();
+    const name = this.#name.bitmapStats();
+    return {
+      tokens: this.#dictionary.size,
+      anyBitmaps: any.bitmaps,
+      anyBitmapBytes: any.bytes,
+      nameBitmaps: name.bitmaps,
+      nameBitmapBytes: name.bytes,
+      prefixAnyBitmaps: this.#prefixAny.size,
+      prefixAnyBytes: prefixBytes(this.#prefixAny),
+      prefixNameBitmaps: this.#prefixName.size,
+      prefixNameBytes: prefixBytes(this.#prefixName),
+      forwardBytes: this.#tokens.bytes,
+    };
+  }
+
   set(seq: number, text: ProductText): void {
     this.delete(seq);
     const columns = TEXT_COLUMNS.map((column) =>
-      textTokens(text[column]).map((token) => {
-        const id = this.#dictionary.intern(token);
-        this.#tokenOf[id] = token;
-        return id;
-      }),
+      textTokens(text[column]).map((token) => this.#dictionary.intern(token)),
     );
     this.#tokens.set(seq, columns);
     this.#post(seq, columns, 'add');
@@ -73,12 +97,12 @@ export class TextIndex {
     for (const id of anyIds) {
       if (change === 'add') this.#any.add(id, seq);
       else this.#any.remove(id, seq);
-      prefixesOf(this.#tokenOf[id] as string, anyPrefixes);
+      prefixesOf(this.#dictionary.token(id), anyPrefixes);
     }
     for (const id of nameIds) {
       if (change === 'add') this.#name.add(id, seq);
       else this.#name.remove(id, seq);
-      prefixesOf(this.#tokenOf[id] as string, namePrefixes);
+      prefixesOf(this.#dictionary.token(id), namePrefixes);
     }
     for (const [prefixes, bitmaps] of [
       [anyPrefixes, this.#prefixAny],

@@ -1,5 +1,10 @@
-/** New tokens kept aside, scanned by every prefix lookup, before they are merged into the sorted list. */
-const PENDING_LIMIT = 4096;
+import { HashedIds } from './hashed-ids.ts';
+
+/**
+ * New tokens kept aside, scanned by every prefix lookup, until they are merged into the sorted
+ * list: a merge walks the whole list (1.6M tokens at 1M products), so it waits for many.
+ */
+const PENDING_LIMIT = 32_768;
 
 /**
  * Every token the index has seen, each with a small integer id for ever (a token whose products
@@ -7,24 +12,30 @@ const PENDING_LIMIT = 4096;
  * tokens; new tokens wait in a short unsorted list until there are enough to merge.
  */
 export class TokenDictionary {
-  readonly #ids = new Map<string, number>();
+  readonly #tokens: string[] = [];
+  readonly #ids = new HashedIds((id, token) => this.#tokens[id] === token);
   #sorted: string[] = [];
   #pending: string[] = [];
 
   get size(): number {
-    return this.#ids.size;
+    return this.#tokens.length;
+  }
+
+  token(id: number): string {
+    return this.#tokens[id] as string;
   }
 
   idOf(token: string): number | undefined {
-    return this.#ids.get(token);
+    return this.#ids.first(token);
   }
 
   /** The token's id, given one if it has none. */
   intern(token: string): number {
-    let id = this.#ids.get(token);
+    let id = this.#ids.first(token);
     if (id === undefined) {
-      id = this.#ids.size;
-      this.#ids.set(token, id);
+      id = this.#tokens.length;
+      this.#tokens.push(token);
+      this.#ids.add(token, id);
       this.#pending.push(token);
       if (this.#pending.length > PENDING_LIMIT) this.#merge();
     }
@@ -38,10 +49,10 @@ export class TokenDictionary {
     for (let i = lowerBound(sorted, prefix); i < sorted.length; i += 1) {
       const token = sorted[i] as string;
       if (!token.startsWith(prefix)) break;
-      out.push(this.#ids.get(token) as number);
+      out.push(this.#ids.first(token) as number);
     }
     for (const token of this.#pending) {
-      if (token.startsWith(prefix)) out.push(this.#ids.get(token) as number);
+      if (token.startsWith(prefix)) out.push(this.#ids.first(token) as number);
     }
     return out;
   }

@@ -18,6 +18,8 @@ export interface SearchReplica {
   readonly search: CatalogSearch;
   /** What a FeedFollower writes into. */
   readonly target: ReplicaTarget;
+  /** Products per part of the snapshot a new replica is loaded from, when the replica has a preference. */
+  readonly snapshotBatchSize?: number;
   close(): Promise<void>;
 }
 
