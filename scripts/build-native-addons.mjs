@@ -37,7 +37,7 @@ if (nodeDir === undefined) {
   const fetched = spawnSync(
     'npm',
     ['install', '--no-save', '--no-package-lock', '--prefix', fetchedDir, `${platformPackage}@${version}`],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
+    { stdio: ['ignore', 'ignore', 'inherit'], env: npmEnvironment() },
   );
   nodeDir = join(fetchedDir, 'node_modules', platformPackage);
   if (fetched.status !== 0 || !hasHeaders(nodeDir)) {
@@ -81,4 +81,15 @@ if (!loads()) {
 
 function nodeVersion() {
   return spawnSync(pinnedNodeBin, ['--version'], { encoding: 'utf8' }).stdout.trim();
+}
+
+/**
+ * pnpm hands its scripts its own settings as npm_config_* variables, which npm warns about one by
+ * one; npm keeps only where its cache and registry are.
+ */
+function npmEnvironment() {
+  const kept = new Set(['npm_config_cache', 'npm_config_registry', 'npm_config_userconfig']);
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !key.startsWith('npm_config_') || kept.has(key)),
+  );
 }

@@ -60,6 +60,7 @@ export class BitmapEngine implements SearchEngine {
     },
     loadSnapshot: async (snapshot, onProgress) => {
       const index = new CatalogueIndex();
+      index.text.setBulk(true);
       let through = 0;
       let loaded = 0;
       // Each part goes to the index once the file (if any) has taken it: one pass, one part held.
@@ -93,6 +94,7 @@ export class BitmapEngine implements SearchEngine {
   }
 
   #replaceIndex(index: CatalogueIndex, through: number): void {
+    index.text.setBulk(false);
     index.shrink();
     this.#index = index;
     this.#orders.clear();

@@ -3,6 +3,7 @@ import { HashedIds } from './hashed-ids.ts';
 import { InternedColumn } from './interned-column.ts';
 import { grownFloat64 } from './product-tokens.ts';
 import { RoaringBitmap32 } from './roaring.ts';
+import { TextArena } from './text-arena.ts';
 import { TextIndex } from './text-index.ts';
 
 /** The FTS5 engine's sort columns hold a missing price or cost as this (coalesce(price, -1e300)). */
@@ -36,11 +37,11 @@ export class CatalogueIndex {
   /** Seqs by the identifier key of their productCode or erpCode (both keys are added). */
   readonly #identifiers = new HashedIds(
     (seq, key) =>
-      identifierKey(this.productCode[seq] ?? '') === key || identifierKey(this.#erpCode[seq] ?? '') === key,
+      identifierKey(this.productCode.get(seq)) === key || identifierKey(this.#erpCode.get(seq)) === key,
   );
-  name: string[] = [];
-  productCode: string[] = [];
-  #erpCode: string[] = [];
+  readonly name = new TextArena();
+  readonly productCode = new TextArena();
+  readonly #erpCode = new TextArena();
   price = new Float64Array(1024);
   supplierCost = new Float64Array(1024);
   createdAt = new Float64Array(1024);
@@ -75,9 +76,9 @@ export class CatalogueIndex {
     this.department.set(seq, record.department);
     this.subDepartment.set(seq, record.subDepartment);
     this.stockType.set(seq, record.stockType);
-    this.name[seq] = record.name;
-    this.productCode[seq] = record.productCode;
-    this.#erpCode[seq] = record.erpCode;
+    this.name.set(seq, record.name);
+    this.productCode.set(seq, record.productCode);
+    this.#erpCode.set(seq, record.erpCode);
     for (const key of new Set([identifierKey(record.productCode), identifierKey(record.erpCode)])) {
       if (key !== '') this.#identifiers.add(key, seq);
     }
@@ -94,6 +95,7 @@ export class CatalogueIndex {
   /** Gives back what the bitmaps reserved while they grew: after a bulk load. */
   shrink(): void {
     this.text.shrink();
+    for (const arena of [this.name, this.productCode, this.#erpCode]) arena.shrink();
     for (const column of [this.brandName, this.category, this.department, this.stockType]) {
       for (const bitmap of column.bitmaps) bitmap.shrinkToFit();
     }
@@ -122,8 +124,8 @@ export class CatalogueIndex {
     }
     // Before the codes are overwritten: the table checks a slot against them.
     for (const key of new Set([
-      identifierKey(this.productCode[seq] ?? ''),
-      identifierKey(this.#erpCode[seq] ?? ''),
+      identifierKey(this.productCode.get(seq)),
+      identifierKey(this.#erpCode.get(seq)),
     ])) {
       if (key !== '') this.#identifiers.remove(key, seq);
     }

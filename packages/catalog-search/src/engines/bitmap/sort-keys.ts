@@ -50,9 +50,9 @@ export function sortKeyOf(index: CatalogueIndex, field: SortField): SortKey {
   });
   switch (field) {
     case 'name':
-      return { text: true, raw: (seq) => index.name[seq] ?? '' };
+      return { text: true, raw: (seq) => index.name.get(seq) };
     case 'code':
-      return { text: true, raw: (seq) => index.productCode[seq] ?? '' };
+      return { text: true, raw: (seq) => index.productCode.get(seq) };
     case 'brand':
       return interned(index.brandName);
     case 'category':

@@ -43,6 +43,11 @@ export class TextIndex {
     return this.#tokens.bytes;
   }
 
+  /** While a bulk load runs, the token list is sorted once at its end. */
+  setBulk(bulk: boolean): void {
+    this.#dictionary.setBulk(bulk);
+  }
+
   /** Gives back what the bitmaps reserved while they grew (after a bulk load). */
   shrink(): void {
     this.#tokens.shrink();
@@ -69,27 +74,38 @@ export class TextIndex {
       prefixNameBitmaps: this.#prefixName.size,
       prefixNameBytes: prefixBytes(this.#prefixName),
       forwardBytes: this.#tokens.bytes,
+      dictionaryBytes: this.#dictionary.bytes,
     };
   }
 
   set(seq: number, text: ProductText): void {
     this.delete(seq);
+    const texts = new Map<number, string>();
     const columns = TEXT_COLUMNS.map((column) =>
-      textTokens(text[column]).map((token) => this.#dictionary.intern(token)),
+      textTokens(text[column]).map((token) => {
+        const id = this.#dictionary.intern(token);
+        texts.set(id, token);
+        return id;
+      }),
     );
     this.#tokens.set(seq, columns);
-    this.#post(seq, columns, 'add');
+    this.#post(seq, columns, 'add', (id) => texts.get(id) as string);
   }
 
   delete(seq: number): void {
     const view = this.#tokens.get(seq);
     if (view === undefined) return;
     const columns = TEXT_COLUMNS.map((_, index) => [...view.column(index)]);
-    this.#post(seq, columns, 'remove');
+    this.#post(seq, columns, 'remove', (id) => this.#dictionary.token(id));
     this.#tokens.delete(seq);
   }
 
-  #post(seq: number, columns: readonly (readonly number[])[], change: 'add' | 'remove'): void {
+  #post(
+    seq: number,
+    columns: readonly (readonly number[])[],
+    change: 'add' | 'remove',
+    tokenText: (id: number) => string,
+  ): void {
     const anyIds = new Set(columns.flat());
     const nameIds = new Set(columns[0]);
     const anyPrefixes = new Set<string>();
@@ -97,12 +113,12 @@ export class TextIndex {
     for (const id of anyIds) {
       if (change === 'add') this.#any.add(id, seq);
       else this.#any.remove(id, seq);
-      prefixesOf(this.#dictionary.token(id), anyPrefixes);
+      prefixesOf(tokenText(id), anyPrefixes);
     }
     for (const id of nameIds) {
       if (change === 'add') this.#name.add(id, seq);
       else this.#name.remove(id, seq);
-      prefixesOf(this.#dictionary.token(id), namePrefixes);
+      prefixesOf(tokenText(id), namePrefixes);
     }
     for (const [prefixes, bitmaps] of [
       [anyPrefixes, this.#prefixAny],

@@ -1,28 +1,36 @@
 import { HashedIds } from './hashed-ids.ts';
+import { TextArena } from './text-arena.ts';
 
 /**
  * New tokens kept aside, scanned by every prefix lookup, until they are merged into the sorted
- * list: a merge walks the whole list (1.6M tokens at 1M products), so it waits for many.
+ * list: a merge reads the whole list (1.6M tokens at 1M products), so it waits for many.
  */
 const PENDING_LIMIT = 32_768;
 
 /**
  * Every token the index has seen, each with a small integer id for ever (a token whose products
- * all changed keeps its id: ids index the posting lists). Prefix lookups read a sorted list of the
- * tokens; new tokens wait in a short unsorted list until there are enough to merge.
+ * all changed keeps its id: ids index the posting lists), its text in an arena outside V8's heap.
+ * Prefix lookups binary-search the ids sorted by token; new tokens wait in a short unsorted list
+ * until there are enough to merge, and a bulk load sorts them all once at its end.
  */
 export class TokenDictionary {
-  readonly #tokens: string[] = [];
-  readonly #ids = new HashedIds((id, token) => this.#tokens[id] === token);
-  #sorted: string[] = [];
-  #pending: string[] = [];
+  readonly #tokens = new TextArena();
+  #size = 0;
+  readonly #ids = new HashedIds((id, token) => this.#tokens.get(id) === token);
+  #sorted = new Uint32Array(0);
+  #pending: number[] = [];
+  #bulk = false;
 
   get size(): number {
-    return this.#tokens.length;
+    return this.#size;
+  }
+
+  get bytes(): number {
+    return this.#tokens.bytes + this.#sorted.byteLength;
   }
 
   token(id: number): string {
-    return this.#tokens[id] as string;
+    return this.#tokens.get(id);
   }
 
   idOf(token: string): number | undefined {
@@ -33,55 +41,72 @@ export class TokenDictionary {
   intern(token: string): number {
     let id = this.#ids.first(token);
     if (id === undefined) {
-      id = this.#tokens.length;
-      this.#tokens.push(token);
+      id = this.#size;
+      this.#size += 1;
+      this.#tokens.set(id, token);
       this.#ids.add(token, id);
-      this.#pending.push(token);
-      if (this.#pending.length > PENDING_LIMIT) this.#merge();
+      this.#pending.push(id);
+      if (!this.#bulk && this.#pending.length > PENDING_LIMIT) this.#merge();
     }
     return id;
+  }
+
+  /** While a bulk load runs, new tokens are only collected; its end sorts them all at once. */
+  setBulk(bulk: boolean): void {
+    this.#bulk = bulk;
+    if (!bulk) {
+      this.#merge();
+      this.#tokens.shrink();
+    }
   }
 
   /** Ids of the tokens starting with `prefix`. */
   withPrefix(prefix: string): number[] {
     const out: number[] = [];
     const sorted = this.#sorted;
-    for (let i = lowerBound(sorted, prefix); i < sorted.length; i += 1) {
-      const token = sorted[i] as string;
-      if (!token.startsWith(prefix)) break;
-      out.push(this.#ids.first(token) as number);
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.#tokens.get(sorted[mid] as number) < prefix) lo = mid + 1;
+      else hi = mid;
     }
-    for (const token of this.#pending) {
-      if (token.startsWith(prefix)) out.push(this.#ids.first(token) as number);
+    for (let i = lo; i < sorted.length; i += 1) {
+      const id = sorted[i] as number;
+      if (!this.#tokens.get(id).startsWith(prefix)) break;
+      out.push(id);
     }
+    for (const id of this.#pending) if (this.#tokens.get(id).startsWith(prefix)) out.push(id);
     return out;
   }
 
+  /** The pending ids sorted by token, merged into the sorted list, each token read once. */
   #merge(): void {
-    const pending = this.#pending.sort();
+    if (this.#pending.length === 0) return;
+    const text = (id: number) => this.#tokens.get(id);
+    const pendingText = this.#pending.map(text);
+    const order = this.#pending
+      .map((_, i) => i)
+      .sort((a, b) => ((pendingText[a] as string) < (pendingText[b] as string) ? -1 : 1));
     const sorted = this.#sorted;
-    const merged: string[] = new Array(sorted.length + pending.length);
+    const merged = new Uint32Array(sorted.length + order.length);
     let i = 0;
     let j = 0;
     let k = 0;
-    while (i < sorted.length && j < pending.length) {
-      merged[k++] =
-        (sorted[i] as string) < (pending[j] as string) ? (sorted[i++] as string) : (pending[j++] as string);
+    let current = i < sorted.length ? text(sorted[i] as number) : '';
+    while (i < sorted.length && j < order.length) {
+      const p = order[j] as number;
+      if (current < (pendingText[p] as string)) {
+        merged[k++] = sorted[i++] as number;
+        if (i < sorted.length) current = text(sorted[i] as number);
+      } else {
+        merged[k++] = this.#pending[p] as number;
+        j += 1;
+      }
     }
-    while (i < sorted.length) merged[k++] = sorted[i++] as string;
-    while (j < pending.length) merged[k++] = pending[j++] as string;
+    while (i < sorted.length) merged[k++] = sorted[i++] as number;
+    while (j < order.length) merged[k++] = this.#pending[order[j++] as number] as number;
     this.#sorted = merged;
     this.#pending = [];
   }
-}
-
-function lowerBound(sorted: readonly string[], value: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((sorted[mid] as string) < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
