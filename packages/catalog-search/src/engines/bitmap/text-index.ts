@@ -6,6 +6,8 @@ import { TokenDictionary } from './token-dictionary.ts';
 
 /** Prefixes up to this length have a bitmap of their own; longer ones are the union of their tokens'. */
 const PREFIX_BITMAP_LENGTH = 3;
+/** Terms of several tokens whose matches are kept between searches. */
+const PHRASES_KEPT = 256;
 
 /** Where a term may match: any text column, or the name alone (relevance puts those first). */
 export type TextScope = 'any' | 'name';
@@ -34,6 +36,11 @@ export class TextIndex {
   readonly #prefixAny = new Map<string, RoaringBitmap32>();
   readonly #prefixName = new Map<string, RoaringBitmap32>();
   readonly #tokens = new ProductTokens();
+  /**
+   * Terms of several tokens already checked, most recently used last; any change of the text
+   * empties it. "low-profile" at 1M products checks some 100,000 candidates (about 20 ms).
+   */
+  readonly #phrases = new Map<string, RoaringBitmap32>();
 
   get tokenCount(): number {
     return this.#dictionary.size;
@@ -80,6 +87,7 @@ export class TextIndex {
 
   set(seq: number, text: ProductText): void {
     this.delete(seq);
+    this.#phrases.clear();
     const texts = new Map<number, string>();
     const columns = TEXT_COLUMNS.map((column) =>
       textTokens(text[column]).map((token) => {
@@ -161,8 +169,24 @@ export class TextIndex {
    */
   match(pattern: TermPattern, scope: TextScope): RoaringBitmap32 {
     const { parts, lastIsPrefix } = pattern;
+    if (parts.length === 1) return this.#token(parts[0] as string, lastIsPrefix, scope).clone();
+    const key = `${scope}\u0000${lastIsPrefix}\u0000${parts.join('\u0000')}`;
+    let phrase = this.#phrases.get(key);
+    if (phrase === undefined) {
+      phrase = this.#phrase(pattern, scope);
+      if (this.#phrases.size >= PHRASES_KEPT)
+        this.#phrases.delete(this.#phrases.keys().next().value as string);
+    } else {
+      this.#phrases.delete(key);
+    }
+    this.#phrases.set(key, phrase);
+    return phrase.clone();
+  }
+
+  /** A term of several tokens, checked product by product against the tokens in order. */
+  #phrase(pattern: TermPattern, scope: TextScope): RoaringBitmap32 {
+    const { parts, lastIsPrefix } = pattern;
     const last = parts.length - 1;
-    if (last === 0) return this.#token(parts[0] as string, lastIsPrefix, scope).clone();
     let candidates: RoaringBitmap32 | null = null;
     for (let k = 0; k <= last; k += 1) {
       const bitmap = this.#token(parts[k] as string, k === last && lastIsPrefix, scope);
@@ -174,13 +198,13 @@ export class TextIndex {
       ? new Set(this.#dictionary.withPrefix(parts[last] as string))
       : new Set([this.#dictionary.idOf(parts[last] as string) ?? -1]);
     const columns = scope === 'any' ? TEXT_COLUMNS.map((_, index) => index) : [0];
-    const matched = new RoaringBitmap32();
+    const matched: number[] = [];
     for (const seq of (candidates as RoaringBitmap32).toUint32Array()) {
       const view = this.#tokens.get(seq);
       if (view === undefined) continue;
-      if (columns.some((index) => inRow(view.column(index), exact, lastIds))) matched.add(seq);
+      if (columns.some((index) => inRow(view.column(index), exact, lastIds))) matched.push(seq);
     }
-    return matched;
+    return new RoaringBitmap32(matched);
   }
 }
 
