@@ -9,7 +9,7 @@ import {
   openReplicatedSearch,
   SEARCH_REPLICA_FILE_NAME,
 } from '../../src/engines/index.ts';
-import { freshSchema } from './postgres-factory.ts';
+import { freshSchema, postgresHandle } from './postgres-factory.ts';
 
 // A catch-up is milliseconds; a loaded test machine can take longer, and a 503 is not what a test
 // of results means to check.
@@ -50,13 +50,5 @@ export async function bitmapOverPostgres(): Promise<StoreHandle> {
     (source) => openBitmapSearchOverReplica(join(dataDir, SEARCH_REPLICA_FILE_NAME), source, {}),
     wiring,
   );
-  return {
-    store,
-    location: { engine: 'postgres', url, schema },
-    dispose: async () => {
-      await store.close();
-      rmSync(dataDir, { recursive: true, force: true });
-      await drop();
-    },
-  };
+  return postgresHandle(store, { url, schema, drop }, dataDir);
 }

@@ -32,13 +32,22 @@ export async function postgresCatalogStore(): Promise<StoreHandle> {
       freshnessTimeoutMs: TEST_SEARCH_TIMEOUT_MS,
     },
   );
+  return postgresHandle(store, { url, schema, drop }, dataDir);
+}
+
+/** A PostgreSQL deployment's store as a test handle: disposing it closes it, its data directory and schema go. */
+export function postgresHandle(
+  store: StoreHandle['store'],
+  schema: TestSchema,
+  dataDir: string,
+): StoreHandle {
   return {
     store,
-    location: { engine: 'postgres', url, schema },
+    location: { engine: 'postgres', url: schema.url, schema: schema.schema },
     dispose: async () => {
       await store.close();
       rmSync(dataDir, { recursive: true, force: true });
-      await drop();
+      await schema.drop();
     },
   };
 }
