@@ -1,5 +1,6 @@
 import {
   type ChangedRecords,
+  type ProductRecord,
   type ProductView,
   SearchIncompleteError,
   type SnapshotBatch,
@@ -45,10 +46,9 @@ export class BitmapEngine implements SearchEngine {
   #version = 0;
   readonly #applyWaiters = new Set<() => void>();
 
-  constructor(file: CatalogueFile, alongside: AlongsideIndex | null, applied: number) {
+  constructor(file: CatalogueFile, alongside: AlongsideIndex | null) {
     this.#file = file;
     this.#alongside = alongside;
-    this.#applied = applied;
   }
 
   /** What the feed follower writes into. */
@@ -67,9 +67,7 @@ export class BitmapEngine implements SearchEngine {
       const indexed = (async function* () {
         for await (const part of snapshot) {
           yield part;
-          for (const channel of part.webChannels) index.setChannel(channel);
-          for (const brand of part.brands) index.setBrand(brand);
-          for (const product of part.products) index.setProduct(product);
+          index.apply(part);
           through = part.through;
           loaded += part.products.length;
           onProgress?.({ phase: 'indexing', products: loaded, total: part.productCount });
@@ -83,10 +81,7 @@ export class BitmapEngine implements SearchEngine {
   };
 
   #applyToIndex(records: ChangedRecords): void {
-    const index = this.#index;
-    for (const channel of records.webChannels) index.setChannel(channel);
-    for (const brand of records.brands) index.setBrand(brand);
-    for (const product of records.products) index.setProduct(product);
+    this.#index.apply(records);
     if (records.products.length + records.webChannels.length + records.brands.length > 0) this.#version += 1;
     this.#applied = records.through;
     for (const wake of this.#applyWaiters) wake();
@@ -140,7 +135,7 @@ export class BitmapEngine implements SearchEngine {
     throw new SearchIncompleteError();
   }
 
-  searchProducts(job: ProductSearchJob): Promise<EnginePage<import('@catalog/store').ProductRecord>> {
+  searchProducts(job: ProductSearchJob): Promise<EnginePage<ProductRecord>> {
     return this.#page(job, (seqs, applied) => this.#file.records(seqs, applied));
   }
 

@@ -1,6 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { ProductRecord, ProductView } from '@catalog/store';
-import { appliedSequence } from '@catalog/store/sqlite';
+import { appliedSequence, storedSyncTokenSecret } from '@catalog/store/sqlite';
 import { inReadTransaction, openDatabase, readProductsBySeq, statement } from '@catalog/store/sqlite-reading';
 import type { BrandSearchJob, BrandSearchOutcome } from '../../engine/search-engine.ts';
 import { readSearchDocuments } from '../sqlite-fts5/read-search-documents.ts';
@@ -38,6 +38,11 @@ export class CatalogueFile {
     return this.#read(seqs, applied, (db) =>
       readSearchDocuments(db, seqs, view, (connection, missing) => readProductsBySeq(connection, missing)),
     );
+  }
+
+  /** The syncToken key the file was created with: the tokens' key when the deployment gives none. */
+  storedSyncTokenSecret(): Uint8Array {
+    return storedSyncTokenSecret(this.#db);
   }
 
   /** Brands are few and live in the file: searched there, in one snapshot, as the FTS5 engine does. */

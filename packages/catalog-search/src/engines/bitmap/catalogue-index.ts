@@ -51,6 +51,17 @@ export class CatalogueIndex {
   /** Sets every changed seq is added to: each sort order's products changed since it was built. */
   readonly #changeSets = new Set<RoaringBitmap32>();
 
+  /** Records as the change feed or a snapshot part carries them: channels and brands before products. */
+  apply(records: {
+    readonly webChannels: readonly WebChannel[];
+    readonly brands: readonly Brand[];
+    readonly products: readonly ProductRecord[];
+  }): void {
+    for (const channel of records.webChannels) this.setChannel(channel);
+    for (const brand of records.brands) this.setBrand(brand);
+    for (const product of records.products) this.setProduct(product);
+  }
+
   setChannel(channel: WebChannel): void {
     if (!this.#channels.has(channel.slug)) {
       this.#channels.set(channel.slug, { visible: new RoaringBitmap32(), hidden: new RoaringBitmap32() });

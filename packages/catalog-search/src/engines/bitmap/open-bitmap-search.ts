@@ -1,9 +1,11 @@
-import { storedSyncTokenSecret } from '@catalog/store/sqlite';
-import { openDatabase } from '@catalog/store/sqlite-reading';
 import { catalogSearchOver } from '../../engine/catalog-search-over-engine.ts';
-import { openReplicaFile, type ReplicaSource } from '../sqlite-replica/open-replica-file.ts';
+import {
+  openReplicaFile,
+  type ReplicaSource,
+  removeReplicaFile,
+} from '../sqlite-replica/open-replica-file.ts';
 import type { SearchReplica } from '../sqlite-replica/open-sqlite-replica-search.ts';
-import { BitmapEngine } from './bitmap-engine.ts';
+import { type AlongsideIndex, BitmapEngine } from './bitmap-engine.ts';
 import { CatalogueFile } from './catalogue-file.ts';
 
 /**
@@ -20,13 +22,27 @@ export interface BitmapSearchOptions {
   syncTokenSecret?: Uint8Array;
 }
 
-function storedSecret(databasePath: string): Uint8Array {
-  const db = openDatabase(databasePath, { readOnly: true });
-  try {
-    return storedSyncTokenSecret(db);
-  } finally {
-    db.close();
-  }
+/** The engine over `file` as the follower's target and the neutral search, with what closes both. */
+function bitmapReplica(
+  file: CatalogueFile,
+  alongside: AlongsideIndex | null,
+  options: BitmapSearchOptions,
+  closeAlso: () => Promise<void>,
+): SearchReplica {
+  const engine = new BitmapEngine(file, alongside);
+  const { close, ...search } = catalogSearchOver(engine, {
+    syncTokenSecret: options.syncTokenSecret ?? file.storedSyncTokenSecret(),
+    ...(options.searchPageCacheBytes === undefined ? {} : { pageCacheBytes: options.searchPageCacheBytes }),
+  });
+  return {
+    search,
+    target: engine.target,
+    snapshotBatchSize: SNAPSHOT_BATCH_SIZE,
+    close: async () => {
+      await close();
+      await closeAlso();
+    },
+  };
 }
 
 /**
@@ -37,45 +53,23 @@ export async function openBitmapSearchOverRecords(
   databasePath: string,
   options: BitmapSearchOptions,
 ): Promise<SearchReplica> {
-  const file = new CatalogueFile(databasePath, 'records');
-  const engine = new BitmapEngine(file, null, 0);
-  const { close, ...search } = catalogSearchOver(engine, {
-    syncTokenSecret: options.syncTokenSecret ?? storedSecret(databasePath),
-    ...(options.searchPageCacheBytes === undefined ? {} : { pageCacheBytes: options.searchPageCacheBytes }),
-  });
-  return { search, target: engine.target, snapshotBatchSize: SNAPSHOT_BATCH_SIZE, close };
+  return bitmapReplica(new CatalogueFile(databasePath, 'records'), null, options, async () => undefined);
 }
 
 /**
  * The bitmap engine beside a replica file (PostgreSQL records): the target writes each batch of the
  * feed into the file, then into the index, so the two are in step and pages are read from the file.
- * The index starts empty at every start: a kept file is rebuilt from (a new snapshot is loaded).
+ * The index starts empty at every start, so a kept file is not continued: both are built from one
+ * snapshot, so that they hold the same state.
  */
 export async function openBitmapSearchOverReplica(
   databasePath: string,
   source: ReplicaSource,
   options: BitmapSearchOptions,
 ): Promise<SearchReplica> {
+  removeReplicaFile(databasePath);
   const replica = await openReplicaFile(databasePath, source);
-  // A kept replica file would be continued from its position, but the index starts empty: both are
-  // rebuilt from one snapshot so that they hold the same state.
-  await replica.close();
-  const { rmSync } = await import('node:fs');
-  for (const suffix of ['', '-wal', '-shm']) rmSync(`${databasePath}${suffix}`, { force: true });
-  const fresh = await openReplicaFile(databasePath, source);
-  const file = new CatalogueFile(databasePath, 'replica');
-  const engine = new BitmapEngine(file, fresh.target, 0);
-  const { close, ...search } = catalogSearchOver(engine, {
-    syncTokenSecret: options.syncTokenSecret ?? storedSyncTokenSecret(fresh.db),
-    ...(options.searchPageCacheBytes === undefined ? {} : { pageCacheBytes: options.searchPageCacheBytes }),
-  });
-  return {
-    search,
-    target: engine.target,
-    snapshotBatchSize: SNAPSHOT_BATCH_SIZE,
-    close: async () => {
-      await close();
-      await fresh.close();
-    },
-  };
+  return bitmapReplica(new CatalogueFile(databasePath, 'replica'), replica.target, options, () =>
+    replica.close(),
+  );
 }

@@ -26,7 +26,8 @@ export interface ReplicaSource {
   head: number;
 }
 
-function removeDatabase(databasePath: string): void {
+/** Deletes a replica file with its WAL and shared-memory files: the next open starts a new one. */
+export function removeReplicaFile(databasePath: string): void {
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${databasePath}${suffix}`, { force: true });
 }
 
@@ -41,7 +42,7 @@ export async function openReplicaFile(databasePath: string, source: ReplicaSourc
   const origin = replicaOrigin(opened.db);
   if ((origin !== undefined && origin !== source.origin) || appliedSequence(opened.db) > source.head) {
     await opened.store.close();
-    removeDatabase(databasePath);
+    removeReplicaFile(databasePath);
     opened = openSqliteCatalogue({ databasePath });
   }
   const { store: records, db } = opened;
