@@ -33,12 +33,6 @@ export class PostingLists {
     }
   }
 
-  size(id: number): number {
-    const list = this.#lists[id] ?? NONE;
-    if (typeof list !== 'number') return list.size;
-    return list === NONE ? 0 : 1;
-  }
-
   /** Adds the token's products to `into`. */
   orInto(into: RoaringBitmap32, id: number): void {
     const list = this.#lists[id] ?? NONE;
@@ -56,17 +50,5 @@ export class PostingLists {
   /** Gives back what the bitmaps reserved while they grew (after a bulk load). */
   shrink(): void {
     for (const list of this.#lists) if (typeof list === 'object') list.shrinkToFit();
-  }
-
-  /** How many lists are bitmaps, and their serialised size: what the memory report sums. */
-  bitmapStats(): { bitmaps: number; bytes: number } {
-    let bitmaps = 0;
-    let bytes = 0;
-    for (const list of this.#lists) {
-      if (typeof list === 'number' || list === undefined) continue;
-      bitmaps += 1;
-      bytes += list.getSerializationSizeInBytes('croaring');
-    }
-    return { bitmaps, bytes };
   }
 }

@@ -62,11 +62,6 @@ export class ProductTokens {
     this.#data = this.#data.slice(0, this.#used);
   }
 
-  /** Bytes held, garbage included. */
-  get bytes(): number {
-    return this.#data.byteLength + this.#start.byteLength;
-  }
-
   #length(start: number): number {
     let length = HEADER;
     for (let i = 0; i < HEADER; i += 1) length += this.#data[start + i] as number;

@@ -45,10 +45,6 @@ export class TextArena {
     this.#bytes = Buffer.from(this.#bytes.subarray(0, this.#used));
   }
 
-  get bytes(): number {
-    return this.#bytes.length + this.#start.byteLength + this.#length.byteLength;
-  }
-
   #growSlots(slot: number): void {
     let length = this.#start.length;
     while (length <= slot) length *= 2;

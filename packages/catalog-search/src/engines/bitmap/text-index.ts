@@ -42,14 +42,6 @@ export class TextIndex {
    */
   readonly #phrases = new Map<string, RoaringBitmap32>();
 
-  get tokenCount(): number {
-    return this.#dictionary.size;
-  }
-
-  get forwardBytes(): number {
-    return this.#tokens.bytes;
-  }
-
   /** While a bulk load runs, the token list is sorted once at its end. */
   setBulk(bulk: boolean): void {
     this.#dictionary.setBulk(bulk);
@@ -62,27 +54,6 @@ export class TextIndex {
     this.#name.shrink();
     for (const bitmap of this.#prefixAny.values()) bitmap.shrinkToFit();
     for (const bitmap of this.#prefixName.values()) bitmap.shrinkToFit();
-  }
-
-  /** Counts and sizes of the text's structures, for the memory report. */
-  stats(): Record<string, number> {
-    const prefixBytes = (map: Map<string, RoaringBitmap32>) =>
-      [...map.values()].reduce((n, bitmap) => n + bitmap.getSerializationSizeInBytes('croaring'), 0);
-    const any = this.#any.bitmapStats();
-    const name = this.#name.bitmapStats();
-    return {
-      tokens: this.#dictionary.size,
-      anyBitmaps: any.bitmaps,
-      anyBitmapBytes: any.bytes,
-      nameBitmaps: name.bitmaps,
-      nameBitmapBytes: name.bytes,
-      prefixAnyBitmaps: this.#prefixAny.size,
-      prefixAnyBytes: prefixBytes(this.#prefixAny),
-      prefixNameBitmaps: this.#prefixName.size,
-      prefixNameBytes: prefixBytes(this.#prefixName),
-      forwardBytes: this.#tokens.bytes,
-      dictionaryBytes: this.#dictionary.bytes,
-    };
   }
 
   set(seq: number, text: ProductText): void {

@@ -25,10 +25,6 @@ export class TokenDictionary {
     return this.#size;
   }
 
-  get bytes(): number {
-    return this.#tokens.bytes + this.#sorted.byteLength;
-  }
-
   token(id: number): string {
     return this.#tokens.get(id);
   }
