@@ -268,7 +268,15 @@ const SHAPE_P99_MS = 50;
 const MIX_MIN_RATIO = 0.5;
 const MIX_MIN_QUERIES = 1_000;
 const AUTH_MAX_COST = 2;
-const API_RSS_MB = 512;
+/** Issue 14's memory goal; issue 28 allows the bitmap engine's in-memory index up to 1 GB. */
+const API_RSS_MB = { default: 512, bitmap: 1_024 };
+/** Issue 28's goals for the bitmap engine. */
+const AGGREGATIONS_P99_MS = 20;
+const AGGREGATIONS_CLASS = 'no q × includeAggregations';
+const REBUILT_START_SECONDS = 90;
+const SNAPSHOT_START_SECONDS = 10;
+const START_GROUP = 'API start';
+const START_FIGURE = 'API ready after a start';
 
 /** The authenticated route's throughput against /health's (its name carries the route). */
 const authenticatedThroughput = (results) =>
@@ -299,6 +307,12 @@ function apiGoals(results) {
   const authenticated = authenticatedThroughput(results);
   const peak = find(results, 'peak RSS while serving the mix', MEMORY_GROUP);
   const mixQueries = Number(results.parameters.mixQueries ?? 0);
+  const engine = results.parameters.searchEngine ?? 'default';
+  const rssBound = API_RSS_MB[engine] ?? API_RSS_MB.default;
+  const aggregations = results.shapeClasses?.find((c) => c.name === AGGREGATIONS_CLASS);
+  const start = find(results, START_FIGURE, START_GROUP);
+  // Only the bitmap engine builds an index at start; sqlite-fts5's is the database file itself.
+  const rebuilds = engine === 'bitmap';
   return [
     {
       goal: 'typical query: throughput at least 0.5× the baseline',
@@ -344,10 +358,50 @@ function apiGoals(results) {
       status:
         authenticated === undefined ? 'not evaluated' : verdict(authenticated.ratio >= 1 / AUTH_MAX_COST),
     },
-    atGoalSize(results, `API RSS ≤ ${API_RSS_MB} MB under the mix (its peak while serving it)`, () =>
-      peak === undefined
-        ? null
-        : { measured: `${num(peak.value)} MB`, status: verdict(peak.value <= API_RSS_MB) },
+    atGoalSize(
+      results,
+      `API RSS ≤ ${num(rssBound)} MB under the mix (its peak while serving it; search engine ${engine})`,
+      () =>
+        peak === undefined
+          ? null
+          : {
+              measured: `${num(peak.value)} MB (${num(find(results, 'peak RSS while serving the mix, per product', MEMORY_GROUP)?.value)} bytes per product)`,
+              status: verdict(peak.value <= rssBound),
+            },
+    ),
+    atGoalSize(
+      results,
+      `includeAggregations=true with no q: class p99 ≤ ${AGGREGATIONS_P99_MS} ms at c1 end to end`,
+      () =>
+        aggregations === undefined
+          ? null
+          : {
+              measured: `p99 ${num(aggregations.p99)} ms, p50 ${num(aggregations.p50)} ms over ${aggregations.runs} queries`,
+              status: verdict(aggregations.p99 <= AGGREGATIONS_P99_MS),
+            },
+    ),
+    atGoalSize(
+      results,
+      `search ready after a restart, the index rebuilt from the records: ≤ ${REBUILT_START_SECONDS} s`,
+      () =>
+        start === undefined
+          ? null
+          : rebuilds
+            ? { measured: `${num(start.value)} s`, status: verdict(start.value <= REBUILT_START_SECONDS) }
+            : { measured: `nothing to rebuild (${engine}): ready in ${num(start.value)} s`, status: '—' },
+    ),
+    atGoalSize(
+      results,
+      `search ready after a restart from a persisted index snapshot: ≤ ${SNAPSHOT_START_SECONDS} s`,
+      () =>
+        start === undefined
+          ? null
+          : rebuilds
+            ? { measured: 'no snapshot is kept: every start rebuilds the index', status: 'not met' }
+            : {
+                measured: `${num(start.value)} s (the index is the database file)`,
+                status: verdict(start.value <= SNAPSHOT_START_SECONDS),
+              },
     ),
   ];
 }
@@ -632,6 +686,16 @@ function summaryRows(part, results) {
       if (authenticated !== undefined) rows.push(row(authenticated, goalText(goals[4])));
       const peak = find(results, 'peak RSS while serving the mix', MEMORY_GROUP);
       if (peak !== undefined) rows.push(row(peak, goalText(goals[5])));
+      const aggregations = results.shapeClasses?.find((c) => c.name === AGGREGATIONS_CLASS);
+      if (aggregations !== undefined)
+        rows.push(
+          row(
+            { name: `${AGGREGATIONS_CLASS} p99`, value: aggregations.p99, unit: 'ms', group: SHAPES_SUMMARY },
+            goalText(goals[6]),
+          ),
+        );
+      const start = find(results, START_FIGURE, START_GROUP);
+      if (start !== undefined) rows.push(row(start, `${goalText(goals[7])}; ${goalText(goals[8])}`));
       return rows;
     }
     case 'sync': {

@@ -48,6 +48,8 @@ import {
 } from './query-mix.ts';
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+/** The deployment's SEARCH_ENGINE (unset: the PostgreSQL records engine's default). */
+const SEARCH_ENGINE = process.env.BENCH_SEARCH_ENGINE || undefined;
 /** The caller asked to keep the databases between runs (search-bench keeps its SQLite ones there). */
 const KEEP_DATABASES = process.env.BENCH_DATA_DIR !== undefined;
 const LAG_WRITES = 200;
@@ -148,7 +150,7 @@ async function sqliteSeedSeconds(products: number, shared: { seconds: number; re
 async function openDeployment(url: string) {
   const dataDir = mkdtempSync(join(tmpdir(), 'catalog-bench-replica-'));
   const started = performance.now();
-  const store = await openCatalogue(selectEngines({ engine: 'postgres', url, dataDir }, undefined), {
+  const store = await openCatalogue(selectEngines({ engine: 'postgres', url, dataDir }, SEARCH_ENGINE), {
     searchTimeoutMs: 120_000,
   });
   return {
@@ -470,9 +472,10 @@ const server = new URL(SERVER_URL);
 writeBenchResults(new URL('../.bench/postgres-results.json', import.meta.url), {
   part: 'postgres',
   title: 'PostgreSQL deployment beside the embedded default (packages/catalog-store)',
-  command: `BENCH_PRODUCTS=${SIZES.join(',')} pnpm --filter @catalog/store run bench`,
+  command: `${SEARCH_ENGINE === undefined ? '' : `BENCH_SEARCH_ENGINE=${SEARCH_ENGINE} `}BENCH_PRODUCTS=${SIZES.join(',')} pnpm --filter @catalog/store run bench:postgres`,
   parameters: {
     products: SIZES.join(','),
+    searchEngine: SEARCH_ENGINE ?? 'default',
     seed: SEED,
     server: `${server.hostname}:${server.port || '5432'}`,
     loadAverageAtStart: loadAtStart.join(' / '),
