@@ -7,17 +7,17 @@
 export const OBSTACLES = {
   api: [
     {
-      goal: /^every query shape class p99/,
+      goal: /^every query shape class p99.*\(search engine sqlite-fts5\)/,
       obstacle:
-        'Each query is answered from SQLite’s indexes inside one read snapshot, and three kinds of shape must touch a large part of the catalogue whatever the plan: a 1–2-character prefix stands for hundreds of index terms, which FTS5 merges into one list of up to every product before the first row; `includeAggregations=true` counts the whole match set (decisions.md), up to 1M rows, on every request; and a sort on another column than relevance under a filter its index does not hold (`updatedAfter` with another sort, `displayOnWeb` for a bound channel) tests row after row until `from + size` rows have passed, up to 10,000 deep. With fewer than 100 runs in a class its p99 is its slowest run, so one such query fails every class it belongs to. What would meet it is a structure precomputed for those shapes, not another SQL plan: per-term and per-prefix product bitmaps with the facet columns held in memory by each search worker (a columnar side index kept from the change feed), or a search engine fed by that feed (the Meilisearch seam, packages/catalog-store README).',
+        'Each query is answered from SQLite’s indexes inside one read snapshot, and three kinds of shape must touch a large part of the catalogue whatever the plan: a 1–2-character prefix stands for hundreds of index terms, which FTS5 merges into one list of up to every product before the first row; `includeAggregations=true` counts the whole match set (decisions.md), up to 1M rows, on every request; and a sort on another column than relevance under a filter its index does not hold (`updatedAfter` with another sort, `displayOnWeb` for a bound channel) tests row after row until `from + size` rows have passed, up to 10,000 deep. With fewer than 100 runs in a class its p99 is its slowest run, so one such query fails every class it belongs to. What meets them is a structure precomputed for those shapes, not another SQL plan: the bitmap engine (`SEARCH_ENGINE=bitmap`, issue 28), whose own figures are in the run made with `BENCH_SEARCH_ENGINE=bitmap`.',
     },
     {
-      goal: /^Zipf mix/,
+      goal: /^Zipf mix.*\(search engine sqlite-fts5\)/,
       obstacle:
         'The mix draws from the same generator, so its tail holds the shapes of the goal above: at c32, queries of a quarter of a second to two seconds hold the two search workers (one per core) while the baseline returns every body at once; the page cache serves only the repeated head of the Zipf curve. It follows the shape goal.',
     },
     {
-      goal: /^API RSS/,
+      goal: /^API RSS.*\(search engine sqlite-fts5\)/,
       obstacle:
         'Three V8 isolates (the main thread and two search workers, their young generations now held small), each worker’s SQLite page cache and the search page cache (`SEARCH_PAGE_CACHE_MB`), and the mapped database. The peak under the mix varies by some 100 MB from run to run with what the slow shapes allocate.',
     },

@@ -307,7 +307,11 @@ function apiGoals(results) {
   const authenticated = authenticatedThroughput(results);
   const peak = find(results, 'peak RSS while serving the mix', MEMORY_GROUP);
   const mixQueries = Number(results.parameters.mixQueries ?? 0);
-  const engine = results.parameters.searchEngine ?? 'default';
+  // The API bench runs on the embedded records, whose default search engine is sqlite-fts5.
+  const engine = [undefined, 'default'].includes(results.parameters.searchEngine)
+    ? 'sqlite-fts5'
+    : results.parameters.searchEngine;
+  const onEngine = `(search engine ${engine})`;
   const rssBound = API_RSS_MB[engine] ?? API_RSS_MB.default;
   const aggregations = results.shapeClasses?.find((c) => c.name === AGGREGATIONS_CLASS);
   const start = find(results, START_FIGURE, START_GROUP);
@@ -330,17 +334,20 @@ function apiGoals(results) {
           : `${num(metrics.value)} vs ${num(metrics.baseline)} requests/s = ${ratio(metrics.ratio)}`,
       status: metrics === undefined ? 'not evaluated' : verdict(metrics.ratio >= 1 - METRICS_MAX_COST),
     },
-    atGoalSize(results, `every query shape class p99 ≤ ${SHAPE_P99_MS} ms at c1 end to end`, () =>
-      overShapes === undefined || classes === undefined
-        ? null
-        : {
-            measured: `${overShapes.value} of ${classes.value} classes over; slowest class ${slowestClass?.name} p99 ${num(slowestClass?.p99)} ms; slowest query ${num(slowest?.ms)} ms (${new URLSearchParams(slowest?.params ?? {}).toString()})`,
-            status: verdict(overShapes.value === 0),
-          },
+    atGoalSize(
+      results,
+      `every query shape class p99 ≤ ${SHAPE_P99_MS} ms at c1 end to end ${onEngine}`,
+      () =>
+        overShapes === undefined || classes === undefined
+          ? null
+          : {
+              measured: `${overShapes.value} of ${classes.value} classes over; slowest class ${slowestClass?.name} p99 ${num(slowestClass?.p99)} ms; slowest query ${num(slowest?.ms)} ms (${new URLSearchParams(slowest?.params ?? {}).toString()})`,
+              status: verdict(overShapes.value === 0),
+            },
     ),
     atGoalSize(
       results,
-      `Zipf mix of ≥ ${num(MIX_MIN_QUERIES)} distinct generated queries: throughput ≥ ${MIX_MIN_RATIO}× the precomputed-body baseline`,
+      `Zipf mix of ≥ ${num(MIX_MIN_QUERIES)} distinct generated queries: throughput ≥ ${MIX_MIN_RATIO}× the precomputed-body baseline ${onEngine}`,
       () =>
         mix === undefined
           ? null
@@ -360,7 +367,7 @@ function apiGoals(results) {
     },
     atGoalSize(
       results,
-      `API RSS ≤ ${num(rssBound)} MB under the mix (its peak while serving it; search engine ${engine})`,
+      `API RSS ≤ ${num(rssBound)} MB under the mix (its peak while serving it) ${onEngine}`,
       () =>
         peak === undefined
           ? null
@@ -371,7 +378,7 @@ function apiGoals(results) {
     ),
     atGoalSize(
       results,
-      `includeAggregations=true with no q: class p99 ≤ ${AGGREGATIONS_P99_MS} ms at c1 end to end`,
+      `includeAggregations=true with no q: class p99 ≤ ${AGGREGATIONS_P99_MS} ms at c1 end to end ${onEngine}`,
       () =>
         aggregations === undefined
           ? null
@@ -382,7 +389,7 @@ function apiGoals(results) {
     ),
     atGoalSize(
       results,
-      `search ready after a restart, the index rebuilt from the records: ≤ ${REBUILT_START_SECONDS} s`,
+      `search ready after a restart, the index rebuilt from the records: ≤ ${REBUILT_START_SECONDS} s ${onEngine}`,
       () =>
         start === undefined
           ? null
@@ -392,7 +399,7 @@ function apiGoals(results) {
     ),
     atGoalSize(
       results,
-      `search ready after a restart from a persisted index snapshot: ≤ ${SNAPSHOT_START_SECONDS} s`,
+      `search ready after a restart from a persisted index snapshot: ≤ ${SNAPSHOT_START_SECONDS} s ${onEngine}`,
       () =>
         start === undefined
           ? null
