@@ -38,11 +38,27 @@ const PARTS = [
     file: 'postgres-results.json',
     title: 'PostgreSQL deployment',
   },
+  {
+    part: 'postgres-bitmap',
+    kind: 'postgres',
+    dir: 'packages/catalog-store',
+    file: 'postgres-bitmap-results.json',
+    title: 'PostgreSQL deployment, bitmap engine',
+  },
   { part: 'api', dir: 'apps/catalog-api', title: 'API: GET /products/search' },
+  {
+    part: 'api-bitmap',
+    kind: 'api',
+    dir: 'apps/catalog-api',
+    file: 'results-bitmap.json',
+    title: 'API: GET /products/search, bitmap engine',
+  },
   { part: 'sync', dir: 'packages/sdk', title: 'Sync: SDK full pass' },
   { part: 'cluster', dir: 'tests/e2e', title: 'Cluster: limits in Redis through nginx' },
 ];
 const resultsFile = (dir, file = 'results.json') => join(dir, '.bench', file);
+/** A part's goals and table layout: a second engine's run of a bench is read as that bench's part. */
+const kindOf = (part) => part.kind ?? part.part;
 const OUTPUT = join('docs', 'performance.md');
 /** Search goals are stated for this catalogue size. */
 const GOAL_PRODUCTS = 1_000_000;
@@ -606,14 +622,24 @@ function postgresGoals(results) {
             status: verdict(imported.value >= PG_IMPORT_PER_SECOND),
           },
     ),
-    {
-      goal: 'replica initial build: none stated',
-      measured:
-        build === undefined
-          ? 'not measured'
-          : `${num(build.value)} s (${num(find(results, 'replica initial build rate', size)?.value)} products/s)`,
-      status: '—',
-    },
+    results.parameters.searchEngine === 'bitmap'
+      ? at(
+          `search ready after a restart, the replica and the index rebuilt: ≤ ${REBUILT_START_SECONDS} s (search engine bitmap)`,
+          build === undefined
+            ? null
+            : {
+                measured: `${num(build.value)} s (${num(find(results, 'replica initial build rate', size)?.value)} products/s); no snapshot is kept, so every start rebuilds both`,
+                status: verdict(build.value <= REBUILT_START_SECONDS),
+              },
+        )
+      : {
+          goal: 'replica initial build: none stated',
+          measured:
+            build === undefined
+              ? 'not measured'
+              : `${num(build.value)} s (${num(find(results, 'replica initial build rate', size)?.value)} products/s)`,
+          status: '—',
+        },
     p99Goal('c1 p99'),
     p99Goal('c8 p99'),
     bounded(
@@ -676,9 +702,9 @@ function summaryRows(part, results) {
     ratio(figure.ratio),
     goal,
   ];
-  const goals = GOALS[part.part](results);
+  const goals = GOALS[kindOf(part)](results);
   const goalText = (g) => `${g.goal}: **${g.status}**`;
-  switch (part.part) {
+  switch (kindOf(part)) {
     case 'auth':
       return [row(find(results, 'tokens issued'), 'none stated')];
     case 'api': {
@@ -837,7 +863,7 @@ function section(part, results) {
     );
     return out.join('\n');
   }
-  const goals = GOALS[part.part](results);
+  const goals = GOALS[kindOf(part)](results);
   out.push(
     `${results.title}. \`${results.command}\`, finished ${results.finishedAt}; load average then ${results.loadAverage.map((n) => n.toFixed(2)).join(' / ')}.`,
     '',
@@ -857,7 +883,7 @@ function section(part, results) {
     out.push('What stands in the way of the goals not met:', '');
     for (const g of notMet)
       out.push(
-        `- ${g.goal}: ${obstacleFor(part.part, g.goal) ?? 'nothing written yet (scripts/performance-obstacles.mjs).'}`,
+        `- ${g.goal}: ${obstacleFor(part.part, g.goal) ?? obstacleFor(kindOf(part), g.goal) ?? 'nothing written yet (scripts/performance-obstacles.mjs).'}`,
       );
     out.push('');
   }

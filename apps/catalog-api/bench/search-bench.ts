@@ -412,9 +412,9 @@ try {
     { name: 'API ready after a start', value: round(startSeconds), unit: 's', group: START_GROUP },
   ];
   const results = {
-    part: 'api',
+    part: SEARCH_ENGINE === undefined ? 'api' : `api-${SEARCH_ENGINE}`,
     title: 'Catalog API: GET /products/search over TLS (apps/catalog-api)',
-    command: `${SEARCH_ENGINE === undefined ? '' : `BENCH_SEARCH_ENGINE=${SEARCH_ENGINE} `}BENCH_PRODUCTS=${PRODUCTS} BENCH_SECONDS=${MEASURE_MS / 1000} BENCH_SHAPE_SECONDS=${SHAPE_MS / 1000} pnpm --filter @catalog/catalog-api run bench`,
+    command: `${SEARCH_ENGINE === undefined ? '' : `BENCH_SEARCH_ENGINE=${SEARCH_ENGINE} `}BENCH_PRODUCTS=${PRODUCTS} BENCH_SECONDS=${MEASURE_MS / 1000} BENCH_SHAPE_SECONDS=${SHAPE_MS / 1000} pnpm --filter @catalog/catalog-api run bench:one`,
     parameters: {
       products: PRODUCTS,
       searchEngine: SEARCH_ENGINE ?? 'default',
@@ -450,7 +450,14 @@ try {
     ],
   };
   process.stdout.write(`${JSON.stringify({ ...results, shapeClasses: undefined })}\n`);
-  writeBenchResults(new URL('../.bench/results.json', import.meta.url), results);
+  // Another engine's run is its own part of the report (scripts/performance-report.mjs).
+  writeBenchResults(
+    new URL(
+      `../.bench/${SEARCH_ENGINE === undefined ? 'results' : `results-${SEARCH_ENGINE}`}.json`,
+      import.meta.url,
+    ),
+    results,
+  );
 } finally {
   await Promise.all(started.map((service) => service.stop()));
   catalogue.release();

@@ -469,8 +469,10 @@ async function benchSize(products: number): Promise<void> {
 for (const products of SIZES) await benchSize(products);
 
 const server = new URL(SERVER_URL);
-writeBenchResults(new URL('../.bench/postgres-results.json', import.meta.url), {
-  part: 'postgres',
+// Another engine's run is its own part of the report (scripts/performance-report.mjs).
+const PART = SEARCH_ENGINE === undefined ? 'postgres' : `postgres-${SEARCH_ENGINE}`;
+writeBenchResults(new URL(`../.bench/${PART}-results.json`, import.meta.url), {
+  part: PART,
   title: 'PostgreSQL deployment beside the embedded default (packages/catalog-store)',
   command: `${SEARCH_ENGINE === undefined ? '' : `BENCH_SEARCH_ENGINE=${SEARCH_ENGINE} `}BENCH_PRODUCTS=${SIZES.join(',')} pnpm --filter @catalog/store run bench:postgres`,
   parameters: {

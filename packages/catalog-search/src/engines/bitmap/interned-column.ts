@@ -10,6 +10,8 @@ export class InternedColumn {
   readonly #ids = new Map<string, number>();
   readonly #withBitmaps: boolean;
   #bySeq = new Int32Array(1024).fill(-1);
+  /** Products per value id: a facet count over the whole catalogue without touching a bitmap. */
+  #counts = new Int32Array(16);
 
   constructor(withBitmaps: boolean) {
     this.#withBitmaps = withBitmaps;
@@ -32,6 +34,11 @@ export class InternedColumn {
     return this.#bySeq;
   }
 
+  /** How many products hold each value id (indexes past `values.length` are 0). */
+  get counts(): Int32Array {
+    return this.#counts;
+  }
+
   set(seq: number, value: string): void {
     this.delete(seq);
     let id = this.#ids.get(value);
@@ -40,6 +47,11 @@ export class InternedColumn {
       this.values.push(value);
       this.#ids.set(value, id);
       if (this.#withBitmaps) this.bitmaps.push(new RoaringBitmap32());
+      if (id >= this.#counts.length) {
+        const grown = new Int32Array(this.#counts.length * 2);
+        grown.set(this.#counts);
+        this.#counts = grown;
+      }
     }
     if (seq >= this.#bySeq.length) {
       let length = this.#bySeq.length;
@@ -49,6 +61,7 @@ export class InternedColumn {
       this.#bySeq = grown;
     }
     this.#bySeq[seq] = id;
+    this.#counts[id] = (this.#counts[id] as number) + 1;
     if (this.#withBitmaps) this.bitmaps[id]?.add(seq);
   }
 
@@ -57,5 +70,6 @@ export class InternedColumn {
     if (id < 0) return;
     if (this.#withBitmaps) this.bitmaps[id]?.delete(seq);
     this.#bySeq[seq] = -1;
+    this.#counts[id] = (this.#counts[id] as number) - 1;
   }
 }
