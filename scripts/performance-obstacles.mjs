@@ -17,9 +17,63 @@ export const OBSTACLES = {
         'The mix draws from the same generator, so its tail holds the shapes of the goal above: at c32, queries of a quarter of a second to two seconds hold the two search workers (one per core) while the baseline returns every body at once; the page cache serves only the repeated head of the Zipf curve. It follows the shape goal.',
     },
     {
+      goal: /^includeAggregations=true with no q.*\(search engine sqlite-fts5\)/,
+      obstacle:
+        'The whole catalogue’s counts are precomputed (facet_counts), but any filter makes the match set another one, and it is counted row by row in SQL, up to 1M rows per request: the shape goal’s second kind. The bitmap engine’s counts are the structure that meets it.',
+    },
+    {
       goal: /^API RSS.*\(search engine sqlite-fts5\)/,
       obstacle:
         'Three V8 isolates (the main thread and two search workers, their young generations now held small), each worker’s SQLite page cache and the search page cache (`SEARCH_PAGE_CACHE_MB`), and the mapped database. The peak under the mix varies by some 100 MB from run to run with what the slow shapes allocate.',
+    },
+  ],
+  'api-bitmap': [
+    {
+      goal: /^Zipf mix/,
+      obstacle:
+        'The bitmap engine answers in the API’s main thread, the thread that also terminates TLS, checks the token, reads the page’s documents from the catalogue file and writes the body; the precomputed-body baseline does only the first two and the last. At c32 on two cores that one thread is the bottleneck, where the FTS5 engine spreads its searches over two worker threads (and reaches 0.02× here only because its slow shapes hold both). The engine’s own share of a query is small (in-process, 1,000 generated queries at 1M: p50 0.5 ms, p90 3.6 ms); reading and rendering the page’s documents, up to 100 of them, is most of the rest. What would lift it: searches answered in worker threads over one index in shared memory (CRoaring’s frozen serialisation in a SharedArrayBuffer for the bitmaps, the rank and column arrays as typed arrays over SharedArrayBuffers), so that both cores serve requests and the index is not built once per worker.',
+    },
+    {
+      goal: /^includeAggregations=true with no q/,
+      obstacle:
+        'Counting is no longer what costs: a match set that is most of the catalogue is counted as the catalogue’s counts less its complement’s, a small one product by product (`count-facets.ts`). Without `q` the matches are a large part of the catalogue under any filter, so the page beside the counts is the rest: four facets’ counts turned into ordered objects (807 values at 1M, 785 of them brand names), the documents of the page read and rendered, in the API’s one thread; and the class’s p99 carries the process’s pauses (V8’s major collections run every few dozen requests while the mix and the shapes allocate bodies of up to 150 KB).',
+    },
+    {
+      goal: /^search ready after a restart, the index rebuilt/,
+      obstacle:
+        'Nothing of the index is kept between starts: every start reads each of the 1M records from the catalogue file in parts of 500 and folds and tokenises every text column into the posting lists, all in the API’s main thread, whose young generation is held to 8 MB for the memory goal (`--max-semi-space-size=8`, as `pnpm start` runs it), so the build’s short-lived objects are collected often. A persisted snapshot (the goal below) removes the rebuild; a build split across worker threads would shorten it.',
+    },
+    {
+      goal: /^search ready after a restart from a persisted index snapshot/,
+      obstacle:
+        'Not built: the index lives only in the process’s memory. What it needs: the posting lists (CRoaring’s portable serialisation), the token dictionary’s and names’ arenas, the interned columns, the rank and sort arrays and the filter bitmaps written to one file beside the catalogue with the feed sequence they reflect and a checksum, written after a build and then periodically; at start the file is read back only when its checksum holds and the feed still reaches back to its sequence, and the feed after it is applied; anything else, and the index is rebuilt as today.',
+    },
+  ],
+  'postgres-bitmap': [
+    {
+      goal: /every query type p99 ≤ 50 ms at c1/,
+      obstacle:
+        'Not the queries’ own time: the types over the bound answer in about 1 ms at p50, and a p99 of 40 runs is their slowest run, so one pause of the process that holds the 1M-product index and its replica file (a V8 major collection, the replica applying the feed beside the search) fails a type. The FTS5 replica’s slowest type is over the bound too, for its own reasons (the PostgreSQL part above).',
+    },
+    {
+      goal: /every query type p99 ≤ 100 ms at c8/,
+      obstacle:
+        'The bitmap engine answers in the thread that calls it, so the bench’s eight concurrent callers are served one after another and a c8 p99 is close to eight times the slowest queries’ own time; the slowest are those whose match set is large and that count facets over it or rank many text matches. The FTS5 replica answers in two search workers. What would meet it is the same as for the API’s mix: searches in worker threads over one index in shared memory.',
+    },
+    {
+      goal: /^keyset sync page p99/,
+      obstacle:
+        'The page itself is cheap (its p50 is under 1 ms: a rank lookup in the sort order and 100 documents read from the replica file); the p99 of 400 runs carries the pauses of the process that holds the 1M-product index, V8’s major collections among them.',
+    },
+    {
+      goal: /^search ready after a restart, the replica and the index rebuilt/,
+      obstacle:
+        'At every start the replica file is removed and loaded again from one snapshot of PostgreSQL, as the FTS5 replica’s first build is (238 s in the FTS5 run), so that the file and the in-memory index hold the same state; the index is built beside it from the same parts. The load of the replica file is most of it. A persisted index snapshot written with the replica’s applied sequence would let a restart reopen both and follow the feed from there.',
+    },
+    {
+      goal: /^bulk import into PostgreSQL/,
+      obstacle:
+        'Not the search engine’s: the import writes the records to PostgreSQL the same way whatever engine the instances search with.',
     },
   ],
   sync: [

@@ -7,7 +7,8 @@
 // was dirty, and a warning when HEAD moved during the run).
 // `--part NAME` rewrites one part's section and summary rows in the committed report and leaves the
 // other parts as their own run wrote them: for a part run alone (`pnpm bench:postgres`), whose
-// section then states the commit it measured.
+// section then states the commit it measured. `--measured TEXT` states that code instead, for a
+// part whose bench ran before the commit the report is written at (`--part api --measured 98a2bdc`).
 //
 // results.json, written by each bench when it finishes:
 //   { part, title, command, finishedAt, loadAverage: [1, 5, 15 min],
@@ -899,7 +900,7 @@ function section(part, results) {
  * `--part NAME`: that part's section and summary rows replaced (or added, in the order of PARTS) in
  * the existing report, the rest kept as it is.
  */
-function updatePart(name) {
+function updatePart(name, measured) {
   const part = PARTS.find((candidate) => candidate.part === name);
   if (part === undefined)
     throw new Error(`--part: no part named ${name} (${PARTS.map((p) => p.part).join(', ')})`);
@@ -930,7 +931,9 @@ function updatePart(name) {
   const text = [
     section(part, results),
     '',
-    `This part ran alone; ${measuredCode().replace(/^Measured commit/, 'measured commit')}`,
+    measured === undefined
+      ? `This part ran alone; ${measuredCode().replace(/^Measured commit/, 'measured commit')}`
+      : `This part ran alone; measured code: ${measured} (stated with \`--measured\`; the report was written at ${describeTree(treeState())}).`,
   ].join('\n');
   const start = kept.indexOf(`## ${part.title}`);
   if (start !== -1) {
@@ -1004,7 +1007,7 @@ function main(args) {
       `${JSON.stringify({ startedAt: new Date().toISOString(), tree: treeState() })}\n`,
     );
   } else if (args[0] === '--part') {
-    updatePart(args[1]);
+    updatePart(args[1], args[2] === '--measured' ? args[3] : undefined);
   } else {
     writeReport();
   }
