@@ -96,7 +96,6 @@ export async function runToExit(options: SpawnOptions): Promise<ExitResult> {
 export async function spawnService(options: SpawnOptions): Promise<SpawnedService> {
   const child = runEntry(options);
   let output = '';
-  let announced = false;
   child.stdout?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
   });
@@ -109,20 +108,18 @@ export async function spawnService(options: SpawnOptions): Promise<SpawnedServic
       child.kill('SIGKILL');
       reject(new Error(`no "listening" line within the time limit:\n${output}`));
     }, options.timeoutMs ?? SERVICE_START_MS);
-    // Scan only the new lines, and only until the announcement: busy servers log a lot afterwards,
-    // and searching the whole output for its last line at every chunk flattens and reads it all
-    // again (a bench's client spent tens of milliseconds a request on it once the API had logged
-    // some megabytes).
+    // Scan only the new lines, and only until the announcement, when the scan stops listening: busy
+    // servers log a lot afterwards, and searching the whole output for its last line at every chunk
+    // flattens and reads it all again (a bench's client spent tens of milliseconds a request on it
+    // once the API had logged some megabytes).
     let scanned = 0;
     const scan = () => {
-      if (announced) return;
       const end = output.lastIndexOf('\n');
       if (end < scanned) return;
       const lines = output.slice(scanned, end).split('\n');
       scanned = end + 1;
       const line = lines.find((candidate) => candidate.includes('"msg":"listening"'));
       if (line === undefined) return;
-      announced = true;
       child.stdout?.off('data', scan);
       child.stderr?.off('data', scan);
       clearTimeout(timer);
