@@ -91,6 +91,7 @@ describe('admin product writes (decisions: Catalogue model)', () => {
     const replaced = await stack.call<AdminProduct>(`/products/${created.body.id}`, {
       method: 'PUT',
       token: admin,
+      headers: { 'If-Match': String(created.headers.etag) },
       body: { productCode: 'ADM-P', name: 'After' },
       operation: 'updateProduct',
     });
@@ -109,6 +110,7 @@ describe('admin product writes (decisions: Catalogue model)', () => {
     const missing = await stack.call('/products/00000000-0000-4000-8000-000000000000', {
       method: 'PUT',
       token: admin,
+      headers: { 'If-Match': '*' },
       body: { productCode: 'X', name: 'X' },
     });
     expect(missing.status).toBe(404);
@@ -170,6 +172,7 @@ describe('admin brand writes and overview', () => {
     const renamed = await stack.call<{ name: string }>(`/brands/${created.body.id}`, {
       method: 'PUT',
       token: admin,
+      headers: { 'If-Match': String(created.headers.etag) },
       body: { name: 'Acme Renamed', slug: created.body.slug, archived: false },
       operation: 'updateBrand',
     });

@@ -14,12 +14,20 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-const write = (method: 'POST' | 'PUT', path: string, body: unknown) =>
+/** The ETag of the product's admin read: what an editor sends back as If-Match. */
+const etagOf = async (path: string) => {
+  const read = await stack.call(`/admin${path}`, { token: admin, operation: 'getAdminProduct' });
+  expect(read.status, read.text).toBe(200);
+  return String(read.headers.etag);
+};
+/** A create, or a PUT made against the product as it is now (If-Match from a fresh admin read). */
+const write = async (method: 'POST' | 'PUT', path: string, body: unknown) =>
   stack.call<Json>(path, {
     method,
     token: admin,
     body,
     operation: method === 'POST' ? 'createProduct' : 'updateProduct',
+    ...(method === 'PUT' ? { headers: { 'If-Match': await etagOf(path) } } : {}),
   });
 const create = async (body: Json) => {
   const reply = await write('POST', '/products', body);
@@ -125,6 +133,7 @@ describe('a product read back is accepted by PUT, its derived fields ignored', (
   let part: Json & { id: string };
   let spare: Json & { id: string };
   let product: Json & { id: string };
+  let internalBefore: Json;
 
   beforeAll(async () => {
     part = await create({ productCode: 'RT-PART', erpCode: 'ERP-PART', name: 'Round-trip part' });
@@ -134,11 +143,13 @@ describe('a product read back is accepted by PUT, its derived fields ignored', (
       name: 'Round-trip widget',
       imageUrl: 'https://cdn.example.com/rt.jpg',
       relatedProducts: [{ productId: part.id, relationType: 'required', qty: 2, note: 'two per unit' }],
-      internalNote: 'keep in stock',
-      costPrice: 4.5,
+      internalNote: 'Supplier lead time 2 weeks; do not quote below cost',
+      costPrice: 42.33,
+      marginPercent: 53,
       status: 'inactive',
       spares: [{ productId: spare.id, qty: 3 }],
     });
+    internalBefore = internalFields(product);
     // The part gains a reverse ("used by") entry pointing at the product.
     await create({
       productCode: 'RT-KIT',
@@ -149,7 +160,7 @@ describe('a product read back is accepted by PUT, its derived fields ignored', (
 
   it('POST /products/batch-get → PUT of the admin record with one field changed: only that field and updatedAt change, internal fields kept', async () => {
     const before = await adminRecord(product.id);
-    expect(before).toMatchObject({ internalNote: 'keep in stock', costPrice: 4.5, status: 'inactive' });
+    expect(before).toMatchObject({ costPrice: 42.33, marginPercent: 53, status: 'inactive' });
     const reply = await write('PUT', `/products/${product.id}`, { ...before, colour: 'teal' });
     expect(reply.status, reply.text).toBe(200);
     const after = await adminRecord(product.id);
@@ -178,16 +189,12 @@ describe('a product read back is accepted by PUT, its derived fields ignored', (
     expect(second.body).toEqual({ ...first.body, name: 'Renamed widget' });
   });
 
-  it('PUT replaces the whole record: internal fields the GET /products/{id} body lacks take their defaults (README)', async () => {
-    expect(internalFields(await adminRecord(product.id))).toEqual({
-      status: 'active',
-      archived: false,
-      internalNote: '',
-      spares: [],
-      costPrice: null,
-      marginPercent: null,
-      webVisibility: {},
-    });
+  it('a PUT of the GET /products/{id} body keeps every internal field it lacks (internalNote, costPrice, marginPercent…) and the relation notes', async () => {
+    const after = await adminRecord(product.id);
+    expect(internalFields(after)).toEqual(internalBefore);
+    expect(after.relatedProducts).toEqual([
+      { productId: part.id, relationType: 'required', qty: 2, note: 'two per unit' },
+    ]);
   });
 
   it('ignores a reverse entry sent by hand: only the derived one is stored', async () => {

@@ -148,6 +148,7 @@ describe('audit trail of the API routes (issue 18)', () => {
     });
     const renamed = await write(`/brands/${brandId}`, {
       method: 'PUT',
+      headers: { 'If-Match': '*' },
       body: { name: 'Audited brand 2', slug: 'audited-brand', archived: false },
     });
     expect(renamed.status).toBe(200);
@@ -170,6 +171,7 @@ describe('audit trail of the API routes (issue 18)', () => {
     });
     const replaced = await write(`/products/${productId}`, {
       method: 'PUT',
+      headers: { 'If-Match': '*' },
       body: { productCode: 'AUDIT-P1', name: 'Audited product, renamed' },
     });
     expect(replaced.status).toBe(200);

@@ -6,12 +6,13 @@ type Json = Record<string, unknown>;
 
 interface Edge {
   readonly what: string;
-  readonly method: 'GET' | 'POST' | 'PUT';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH';
   /** The document's path template, and the path sent. */
   readonly template: string;
   readonly path?: () => string;
   readonly query?: Record<string, string>;
   readonly body?: () => unknown;
+  readonly headers?: Record<string, string>;
   /** What the server answers (README, spec 4.1): the document must agree with it. */
   readonly status: number;
   /** A refusal the document cannot state (a rule across parameters): it accepts what the server refuses. */
@@ -151,7 +152,43 @@ const EDGES: readonly Edge[] = [
     template: '/products/{productId}',
     path: () => `/products/${product.id}`,
     body: () => asRead('DOC-1'),
+    headers: { 'If-Match': '*' },
     status: 200,
+  },
+  {
+    what: 'PUT of a product without If-Match (428: a product PUT must name the read it starts from)',
+    method: 'PUT',
+    template: '/products/{productId}',
+    path: () => `/products/${product.id}`,
+    body: () => asRead('DOC-1'),
+    status: 428,
+  },
+  {
+    what: 'PATCH of a product with a merge patch (a value and a null)',
+    method: 'PATCH',
+    template: '/products/{productId}',
+    path: () => `/products/${product.id}`,
+    body: () => ({ costPrice: 40.5, internalNote: null }),
+    headers: { 'If-Match': '*', 'Content-Type': 'application/merge-patch+json' },
+    status: 200,
+  },
+  {
+    what: 'PATCH removing productCode, which a product cannot be without',
+    method: 'PATCH',
+    template: '/products/{productId}',
+    path: () => `/products/${product.id}`,
+    body: () => ({ productCode: null }),
+    headers: { 'If-Match': '*', 'Content-Type': 'application/merge-patch+json' },
+    status: 400,
+  },
+  {
+    what: 'PATCH with a field the record does not have',
+    method: 'PATCH',
+    template: '/products/{productId}',
+    path: () => `/products/${product.id}`,
+    body: () => ({ colour: 'teal', shade: 'dark' }),
+    headers: { 'If-Match': '*', 'Content-Type': 'application/merge-patch+json' },
+    status: 400,
   },
   {
     what: 'a brand as reads show it',
@@ -159,6 +196,16 @@ const EDGES: readonly Edge[] = [
     template: '/brands/{id}',
     path: () => `/brands/${brand.id}`,
     body: () => brand,
+    headers: { 'If-Match': '*' },
+    status: 200,
+  },
+  {
+    what: 'PATCH of a brand with a merge patch',
+    method: 'PATCH',
+    template: '/brands/{id}',
+    path: () => `/brands/${brand.id}`,
+    body: () => ({ name: 'Documented brand' }),
+    headers: { 'If-Match': '*', 'Content-Type': 'application/merge-patch+json' },
     status: 200,
   },
   {
@@ -180,9 +227,11 @@ describe('the served OpenAPI document agrees with the server on requests, as a t
       method: edge.method,
       token: edge.method === 'GET' ? reader : admin,
       ...(body === undefined ? {} : { body }),
+      ...(edge.headers === undefined ? {} : { headers: edge.headers }),
     });
     expect(reply.status, reply.text).toBe(edge.status);
-    const problems = served.problems({ method: edge.method, path: edge.template, query, body });
+    const headers = edge.headers ?? {};
+    const problems = served.problems({ method: edge.method, path: edge.template, query, headers, body });
     // What the server accepts the document accepts; what the document refuses the server refuses.
     if (reply.status < 400) expect(problems).toEqual([]);
     if (problems.length > 0) expect(reply.status).toBeGreaterThanOrEqual(400);
@@ -205,6 +254,7 @@ describe('the served OpenAPI document agrees with the server on requests, as a t
     const renamed = await stack.call<Json>(`/brands/${brand.id}`, {
       method: 'PUT',
       token: admin,
+      headers: { 'If-Match': '*' },
       body: { ...brand, id: FOREIGN_ID, createdAt: '2001-01-01T00:00:00.000Z', name: 'Renamed brand' },
     });
     expect(renamed.status).toBe(200);

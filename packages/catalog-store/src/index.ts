@@ -15,7 +15,12 @@ export {
   copySqliteToPostgres,
 } from './copy/copy-sqlite-to-postgres.ts';
 export type { TableRows } from './copy/verify-copy.ts';
-export { ClientRevokedError, NotFoundError, ValidationError } from './errors/request-errors.ts';
+export {
+  ClientRevokedError,
+  NotFoundError,
+  PreconditionFailedError,
+  ValidationError,
+} from './errors/request-errors.ts';
 export {
   IdentifierLookupIncompleteError,
   InvalidSortError,
@@ -59,7 +64,7 @@ export {
 } from './model/search.ts';
 export { displayOnWebFor } from './model/visibility.ts';
 export type * from './model/web-channel.ts';
-export { WEB_CHANNEL_SLUG_PATTERN } from './model/web-channel.ts';
+export { registryVersion, WEB_CHANNEL_SLUG_PATTERN } from './model/web-channel.ts';
 export type * from './ports/admin-user-store.ts';
 export type * from './ports/audit-log.ts';
 export type * from './ports/brand-search.ts';
@@ -71,6 +76,7 @@ export type * from './ports/product-search.ts';
 export type * from './ports/product-store.ts';
 export type * from './ports/signing-key-set-store.ts';
 export type * from './ports/web-channel-store.ts';
+export type { ExpectedVersion } from './records/expected-version.ts';
 export { foldText } from './search/fold-text.ts';
 export { identifierKey } from './search/identifier-key.ts';
 export { ensureDemoCatalogue } from './seed/ensure-demo-catalogue.ts';

@@ -2,7 +2,7 @@
 import { catalogApiDocument } from './documents.ts';
 import type { ErrorCode } from './types.ts';
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 500 | 503 | 504;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 412 | 428 | 500 | 503 | 504;
 
 const errorCode = catalogApiDocument.components.schemas.ErrorCode;
 

@@ -3,7 +3,7 @@ import { catalogApiDocument, ERROR_CODE_LIST, ERROR_CODES, isErrorCode } from '.
 import { listOperations } from '../src/openapi-lookup.ts';
 
 describe('spec 7.3: error codes and their status', () => {
-  it('are exactly the table of 7.3', () => {
+  it("are the table of 7.3, and the admin writes' two precondition codes after it", () => {
     expect(ERROR_CODES).toEqual({
       INVALID_SYNC_TOKEN: 400,
       SEARCH_TERM_TOO_LONG: 400,
@@ -18,6 +18,8 @@ describe('spec 7.3: error codes and their status', () => {
       SEARCH_INCOMPLETE: 503,
       IDENTIFIER_LOOKUP_INCOMPLETE: 503,
       SEARCH_TIMEOUT: 504,
+      PRECONDITION_FAILED: 412,
+      PRECONDITION_REQUIRED: 428,
     });
     expect(ERROR_CODE_LIST).toEqual(Object.keys(ERROR_CODES));
     expect(Object.keys(catalogApiDocument.components.schemas.ErrorCode['x-enum-descriptions'])).toEqual(

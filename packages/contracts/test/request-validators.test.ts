@@ -211,14 +211,9 @@ describe('client management input (INVALID_PARAMETER)', () => {
 });
 
 describe('admin product writes', () => {
-  it('server-set fields are not required in the body, and defaults apply', () => {
+  it('server-set fields are not required in the body; internal fields left out stay out (a PUT keeps the stored ones)', () => {
     const result = validateRequest('createProduct', { body: { productCode: 'SKU-1', name: 'Basin' } });
-    expect(result.ok && result.value.body).toEqual({
-      productCode: 'SKU-1',
-      name: 'Basin',
-      status: 'active',
-      archived: false,
-    });
+    expect(result.ok && result.value.body).toEqual({ productCode: 'SKU-1', name: 'Basin' });
   });
 
   it('server-set fields are accepted when sent (a fetched record round-trips) and dropped from the value', () => {
@@ -229,12 +224,7 @@ describe('admin product writes', () => {
       name: 'N',
     };
     const result = validateRequest('updateProduct', { params: { productId: sent.id }, body: sent });
-    expect(result.ok && result.value.body).toEqual({
-      productCode: 'S',
-      name: 'N',
-      status: 'active',
-      archived: false,
-    });
+    expect(result.ok && result.value.body).toEqual({ productCode: 'S', name: 'N' });
   });
 
   it('fields outside the internal record are refused', () => {
@@ -277,16 +267,17 @@ describe('validators', () => {
     expect(query).toEqual({ size: '5' });
   });
 
-  it('fill defaults into their own copy of a body: the record the caller sent, nested parts too, is left as it was', () => {
+  it('work on their own copy of a body: the record the caller sent, nested parts too, is left as it was', () => {
     const body = {
+      id: '0b9d3c1e-7c55-4b7e-9f6a-2f1f0a6c9e11',
       productCode: 'SKU-1',
       name: 'Basin',
       images: [{ url: 'https://cdn.example.com/a.jpg', name: 'a' }],
       webVisibility: { 'uk-shop': true },
     };
     const sent = JSON.parse(JSON.stringify(body));
-    const result = validateRequest('createProduct', { body });
-    expect(result.ok && result.value.body).toMatchObject({ status: 'active', archived: false });
+    const result = validateRequest('updateProduct', { params: { productId: body.id }, body });
+    expect(result.ok && result.value.body).not.toHaveProperty('id');
     expect(body).toEqual(sent);
     expect(result.ok && (result.value.body as unknown as typeof body).images).not.toBe(body.images);
   });

@@ -1,7 +1,6 @@
 // Type-level rules, checked by `pnpm run typecheck` (and trivially at run time).
 import { describe, expectTypeOf, it } from 'vitest';
 import type {
-  AdminProduct,
   AdminProductInput,
   CatalogApi,
   CatalogRequest,
@@ -25,7 +24,7 @@ describe('validated request types', () => {
   it('bodies are the generated request types; read-only and ignored (server-set) fields dropped', () => {
     expectTypeOf<CatalogRequest<'createM2MClient'>['body']['scopes']>().toEqualTypeOf<GrantableScope[]>();
     expectTypeOf<CatalogRequest<'createProduct'>['body']>().toEqualTypeOf<
-      Omit<AdminProduct, 'id' | 'createdAt' | 'updatedAt'>
+      Omit<CatalogApi.components['schemas']['AdminProductWrite'], 'id' | 'createdAt' | 'updatedAt'>
     >();
     expectTypeOf<AdminProductInput['id']>().toEqualTypeOf<string | undefined>();
     expectTypeOf<AdminProductInput['productCode']>().toEqualTypeOf<string>();

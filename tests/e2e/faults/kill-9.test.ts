@@ -86,6 +86,8 @@ function adminWriters(batch: string, count: number) {
             method: id === undefined ? 'POST' : 'PUT',
             token: admin,
             body: faultProduct(code, gen, relatedIds),
+            // One writer per product: each rewrite knowingly replaces what is stored.
+            ...(id === undefined ? {} : { headers: { 'If-Match': '*' } }),
           });
         } catch {
           return; // the server is gone: this write stays in doubt

@@ -35,12 +35,24 @@ const routerPath = (template: string) => template.replaceAll(/\{([^}]+)\}/g, ':$
 const hasBody = (ctx: RouteContext) =>
   Number(ctx.get('Content-Length') || 0) > 0 || ctx.get('Transfer-Encoding') !== '';
 
-/** Whether the document gives the operation a request body (the others ignore any body sent). */
-function takesBody(path: string, method: string): boolean {
-  const item = (
-    catalogApiDocument.paths as unknown as Record<string, Record<string, { requestBody?: unknown }>>
-  )[path];
-  return item?.[method.toLowerCase()]?.requestBody !== undefined;
+interface DocumentedBody {
+  readonly content?: Record<string, unknown>;
+  readonly $ref?: string;
+}
+
+/**
+ * The media types the document gives the operation's request body (application/json, or
+ * application/merge-patch+json for a PATCH); empty for an operation that takes none, which ignores
+ * any body sent.
+ */
+function bodyMediaTypes(path: string, method: string): readonly string[] {
+  const document = catalogApiDocument as unknown as {
+    paths: Record<string, Record<string, { requestBody?: DocumentedBody }>>;
+    components: { requestBodies: Record<string, DocumentedBody> };
+  };
+  let body = document.paths[path]?.[method.toLowerCase()]?.requestBody;
+  if (body?.$ref !== undefined) body = document.components.requestBodies[body.$ref.split('/').at(-1) ?? ''];
+  return body === undefined ? [] : Object.keys(body.content ?? { 'application/json': {} });
 }
 
 /**
@@ -62,11 +74,12 @@ export function contractRoute<Id extends CatalogOperationId>(
   };
   const identify: Middleware<AppState>[] =
     operation.access.kind === 'public' ? [] : [guards.authenticate, guards.checkClientStatus];
-  const withBody = takesBody(operation.path, operation.method);
+  const mediaTypes = bodyMediaTypes(operation.path, operation.method);
+  const withBody = mediaTypes.length > 0;
   const handle = async (ctx: RouteContext) => {
     // The body is read only once the caller may call the route, and only by routes that take one.
-    if (withBody && hasBody(ctx) && !ctx.is('application/json')) {
-      throw new ServiceError(415, undefined, 'Send the request body as application/json');
+    if (withBody && hasBody(ctx) && !ctx.is(...mediaTypes)) {
+      throw new ServiceError(415, undefined, `Send the request body as ${mediaTypes.join(' or ')}`);
     }
     const bodyIssue = withBody ? await readJsonBody(ctx) : undefined;
     const onInvalid = options.onInvalid ?? invalidRequest;

@@ -6,7 +6,13 @@ export const JSON_BODY_LIMIT = '1mb';
 /** Deeper than any record of the contract; deeper input would exhaust the stack further down. */
 export const JSON_BODY_MAX_DEPTH = 32;
 
-const parse = bodyParser({ enableTypes: ['json'], jsonLimit: JSON_BODY_LIMIT, encoding: 'utf-8' });
+// A PATCH body is a JSON Merge Patch (RFC 7396): JSON under a media type of its own.
+const parse = bodyParser({
+  enableTypes: ['json'],
+  extendTypes: { json: ['application/json', 'application/merge-patch+json'] },
+  jsonLimit: JSON_BODY_LIMIT,
+  encoding: 'utf-8',
+});
 
 /** Nesting depth of a parsed JSON value, without recursion (the value may be nested 100,000 deep). */
 function depthExceeds(value: unknown, max: number): boolean {

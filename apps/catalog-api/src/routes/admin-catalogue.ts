@@ -1,11 +1,14 @@
 import { ServiceError } from '@catalog/contracts';
-import type { ProductInput } from '@catalog/store';
+import { type ProductInput, registryVersion } from '@catalog/store';
 import type Router from '@koa/router';
+import { patchAdminBrand, replaceAdminBrand } from '../domain/brands/admin-brand-writes.ts';
+import { patchAdminProduct, replaceAdminProduct } from '../domain/products/admin-product-writes.ts';
 import { findDuplicates, partitionExistingCodes } from '../domain/products/find-duplicates.ts';
 import type { AppState } from '../http/app-state.ts';
 import { auditContextOf } from '../http/audit-context.ts';
 import { contractRoute } from '../http/contract-route.ts';
 import { defined } from '../http/defined.ts';
+import { sendEntityTag, type TagTarget, writeIfMatch } from '../http/entity-tags.ts';
 import { projectAdminBrand, projectAdminProduct } from '../projection/project-admin.ts';
 import type { RouteDeps } from './route-deps.ts';
 
@@ -15,21 +18,63 @@ import type { RouteDeps } from './route-deps.ts';
  */
 const productInput = (body: object) => body as ProductInput;
 
+/** Product ids are stored and compared in lower case (write-rules/product-write.ts): so is the tag's key. */
+const productTag = (id: string): TagTarget => ({ kind: 'product', key: id.toLowerCase() });
+const brandTag = (id: string): TagTarget => ({ kind: 'brand', key: id });
+/** The channels are written through one path, whose tag is the whole registry's (registryVersion). */
+const CHANNEL_REGISTRY_TAG: TagTarget = { kind: 'web-channels', key: 'registry' };
+const versionOf = (record: { readonly version: number }) => record.version;
+
 /** The admin catalogue routes of decisions.md: product and brand writes and the admin conveniences. */
 export function adminCatalogueRoutes(router: Router<AppState>, { store, guards }: RouteDeps): void {
   contractRoute(router, guards, 'createProduct', async (ctx, { body }) => {
+    const product = await store.products.create(productInput(body), auditContextOf(ctx));
     ctx.status = 201;
-    ctx.body = projectAdminProduct(await store.products.create(productInput(body), auditContextOf(ctx)));
+    sendEntityTag(ctx, productTag(product.id), product.version);
+    ctx.body = projectAdminProduct(product);
+  });
+
+  contractRoute(router, guards, 'getAdminProduct', async (ctx, { params }) => {
+    const product = await store.products.get(params.productId);
+    if (product === undefined) throw new ServiceError(404, 'NOT_FOUND', 'Product not found');
+    sendEntityTag(ctx, productTag(product.id), product.version);
+    ctx.body = projectAdminProduct(product);
   });
 
   contractRoute(router, guards, 'updateProduct', async (ctx, { params, body }) => {
-    ctx.body = projectAdminProduct(
-      await store.products.replace(params.productId, productInput(body), auditContextOf(ctx)),
+    const { productId: id } = params;
+    const product = await writeIfMatch(
+      ctx,
+      productTag(id),
+      'required',
+      (expected) => replaceAdminProduct({ store, id, body, expected, audit: auditContextOf(ctx) }),
+      versionOf,
     );
+    ctx.body = projectAdminProduct(product);
+  });
+
+  contractRoute(router, guards, 'patchProduct', async (ctx, { params, body }) => {
+    const { productId: id } = params;
+    const product = await writeIfMatch(
+      ctx,
+      productTag(id),
+      'required',
+      (expected) => patchAdminProduct({ store, id, patch: body, expected, audit: auditContextOf(ctx) }),
+      versionOf,
+    );
+    ctx.body = projectAdminProduct(product);
   });
 
   contractRoute(router, guards, 'archiveProduct', async (ctx, { params }) => {
-    ctx.body = projectAdminProduct(await store.products.archive(params.productId, auditContextOf(ctx)));
+    const { productId: id } = params;
+    const product = await writeIfMatch(
+      ctx,
+      productTag(id),
+      'optional',
+      (expected) => store.products.archive(id, auditContextOf(ctx), expected),
+      versionOf,
+    );
+    ctx.body = projectAdminProduct(product);
   });
 
   contractRoute(router, guards, 'batchGetProducts', async (ctx, { body }) => {
@@ -61,20 +106,48 @@ export function adminCatalogueRoutes(router: Router<AppState>, { store, guards }
       { name: body.name, ...(body.slug === undefined ? {} : { slug: body.slug }) },
       auditContextOf(ctx),
     );
+    sendEntityTag(ctx, brandTag(brand.id), brand.version);
     ctx.body = projectAdminBrand(brand);
   });
 
-  contractRoute(router, guards, 'updateBrand', async (ctx, { params, body }) => {
-    const brand = await store.brands.update(
-      params.id,
-      defined({ name: body.name, slug: body.slug, archived: body.archived }),
-      auditContextOf(ctx),
+  contractRoute(router, guards, 'getAdminBrand', async (ctx, { params }) => {
+    const brand = await store.brands.get(params.id);
+    if (brand === undefined) throw new ServiceError(404, 'NOT_FOUND', 'Brand not found');
+    sendEntityTag(ctx, brandTag(brand.id), brand.version);
+    ctx.body = projectAdminBrand(brand);
+  });
+
+  contractRoute(router, guards, 'updateBrand', async (ctx, { params: { id }, body }) => {
+    const brand = await writeIfMatch(
+      ctx,
+      brandTag(id),
+      'required',
+      (expected) => replaceAdminBrand({ store, id, body, expected, audit: auditContextOf(ctx) }),
+      versionOf,
     );
     ctx.body = projectAdminBrand(brand);
   });
 
-  contractRoute(router, guards, 'archiveBrand', async (ctx, { params }) => {
-    ctx.body = projectAdminBrand(await store.brands.archive(params.id, auditContextOf(ctx)));
+  contractRoute(router, guards, 'patchBrand', async (ctx, { params: { id }, body }) => {
+    const brand = await writeIfMatch(
+      ctx,
+      brandTag(id),
+      'required',
+      (expected) => patchAdminBrand({ store, id, patch: body, expected, audit: auditContextOf(ctx) }),
+      versionOf,
+    );
+    ctx.body = projectAdminBrand(brand);
+  });
+
+  contractRoute(router, guards, 'archiveBrand', async (ctx, { params: { id } }) => {
+    const brand = await writeIfMatch(
+      ctx,
+      brandTag(id),
+      'optional',
+      (expected) => store.brands.archive(id, auditContextOf(ctx), expected),
+      versionOf,
+    );
+    ctx.body = projectAdminBrand(brand);
   });
 
   contractRoute(router, guards, 'getBrandsOverview', async (ctx) => {
@@ -90,6 +163,7 @@ export function adminCatalogueRoutes(router: Router<AppState>, { store, guards }
 
   contractRoute(router, guards, 'listWebChannels', async (ctx) => {
     const channels = await store.webChannels.list();
+    sendEntityTag(ctx, CHANNEL_REGISTRY_TAG, registryVersion(channels));
     ctx.body = { channels: channels.map(({ slug, name }) => ({ slug, name })) };
   });
 
@@ -99,7 +173,10 @@ export function adminCatalogueRoutes(router: Router<AppState>, { store, guards }
         details: { field: 'slug', reason: 'already exists' },
       });
     }
-    const channel = await store.webChannels.create({ slug: body.slug, name: body.name }, auditContextOf(ctx));
+    // The registry's new tag is not the channel's version: the answer carries none (a GET lists it).
+    const channel = await writeIfMatch(ctx, CHANNEL_REGISTRY_TAG, 'optional', (expected) =>
+      store.webChannels.create({ slug: body.slug, name: body.name }, auditContextOf(ctx), expected),
+    );
     ctx.status = 201;
     ctx.body = { slug: channel.slug, name: channel.name };
   });
@@ -108,7 +185,9 @@ export function adminCatalogueRoutes(router: Router<AppState>, { store, guards }
     if ((await store.webChannels.get(body.slug)) === undefined) {
       throw new ServiceError(404, 'NOT_FOUND', `Web channel "${body.slug}" not found`);
     }
-    const channel = await store.webChannels.rename(body.slug, body.name, auditContextOf(ctx));
+    const channel = await writeIfMatch(ctx, CHANNEL_REGISTRY_TAG, 'optional', (expected) =>
+      store.webChannels.rename(body.slug, body.name, auditContextOf(ctx), expected),
+    );
     ctx.body = { slug: channel.slug, name: channel.name };
   });
 }

@@ -1,7 +1,9 @@
+import { ServiceError } from '@catalog/contracts';
 import type { Actor } from '@catalog/store';
 import type Router from '@koa/router';
 import type { Principal } from '../auth/principal.ts';
 import {
+  clientPatchOf,
   createClient,
   recordRotationRequest,
   revokeClient,
@@ -12,6 +14,7 @@ import type { AppState } from '../http/app-state.ts';
 import { auditContextOf } from '../http/audit-context.ts';
 import { contractRoute, type RouteContext } from '../http/contract-route.ts';
 import { defined } from '../http/defined.ts';
+import { sendEntityTag, type TagTarget, writeIfMatch } from '../http/entity-tags.ts';
 import { publicBaseUrl } from '../http/public-base-url.ts';
 import { projectClient } from '../projection/project-catalog.ts';
 import type { RouteDeps } from './route-deps.ts';
@@ -24,6 +27,9 @@ function actorOf(principal: Principal | undefined): Actor {
   if (principal?.kind !== 'user') throw new Error('client-management routes run for administrators only');
   return { userId: principal.userId, userName: principal.userName };
 }
+
+const clientTag = (clientId: string): TagTarget => ({ kind: 'client', key: clientId });
+const versionOf = (client: { readonly version: number }) => client.version;
 
 /** Where people manage clients: the admin console's client list. */
 const consoleUrl = (ctx: RouteContext, config: RouteDeps['config']) =>
@@ -59,6 +65,7 @@ export function m2mClientRoutes(router: Router<AppState>, deps: RouteDeps): void
         request: body,
       });
       ctx.status = 201;
+      sendEntityTag(ctx, clientTag(client.clientId), client.version);
       ctx.body = {
         ...projectClient(client),
         clientSecret: secret,
@@ -72,19 +79,52 @@ export function m2mClientRoutes(router: Router<AppState>, deps: RouteDeps): void
   contractRoute(
     router,
     guards,
+    'getM2MClient',
+    async (ctx, { params: { clientId } }) => {
+      const client = await store.clients.get(clientId);
+      if (client === undefined) throw new ServiceError(404, 'NOT_FOUND', 'Client not found');
+      sendEntityTag(ctx, clientTag(clientId), client.version);
+      ctx.body = projectClient(client);
+    },
+    asClientError,
+  );
+
+  contractRoute(
+    router,
+    guards,
     'updateM2MClient',
-    async (ctx, { params, body }) => {
-      const client = await updateClient({
-        store,
-        clientId: params.clientId,
-        patch: defined({
-          clientName: body.clientName,
-          description: body.description,
-          scopes: body.scopes,
-          channel: body.channel,
-        }),
-        audit: auditContextOf(ctx),
+    async (ctx, { params: { clientId }, body }) => {
+      const patch = defined({
+        clientName: body.clientName,
+        description: body.description,
+        scopes: body.scopes,
+        channel: body.channel,
       });
+      const client = await writeIfMatch(
+        ctx,
+        clientTag(clientId),
+        'optional',
+        (expected) => updateClient({ store, clientId, patch, expected, audit: auditContextOf(ctx) }),
+        versionOf,
+      );
+      ctx.body = projectClient(client);
+    },
+    asClientError,
+  );
+
+  contractRoute(
+    router,
+    guards,
+    'patchM2MClient',
+    async (ctx, { params: { clientId }, body }) => {
+      const client = await writeIfMatch(
+        ctx,
+        clientTag(clientId),
+        'optional',
+        (expected) =>
+          updateClient({ store, clientId, patch: clientPatchOf(body), expected, audit: auditContextOf(ctx) }),
+        versionOf,
+      );
       ctx.body = projectClient(client);
     },
     asClientError,
@@ -94,13 +134,21 @@ export function m2mClientRoutes(router: Router<AppState>, deps: RouteDeps): void
     router,
     guards,
     'revokeM2MClient',
-    async (ctx, { params }) => {
-      const client = await revokeClient({
-        store,
-        clientId: params.clientId,
-        actor: actorOf(ctx.state.principal),
-        audit: auditContextOf(ctx),
-      });
+    async (ctx, { params: { clientId } }) => {
+      const client = await writeIfMatch(
+        ctx,
+        clientTag(clientId),
+        'optional',
+        (expected) =>
+          revokeClient({
+            store,
+            clientId,
+            actor: actorOf(ctx.state.principal),
+            audit: auditContextOf(ctx),
+            expected,
+          }),
+        versionOf,
+      );
       ctx.body = {
         message: 'Client revoked',
         clientId: client.clientId,

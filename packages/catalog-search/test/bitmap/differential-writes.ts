@@ -3,7 +3,14 @@ import { aProduct } from '@catalog/store/testing';
 
 /** A record as the input that writes it back unchanged: forward relations only, no derived fields. */
 function asInput(record: ProductRecord): ProductInput {
-  const { seq: _seq, brandSlug: _slug, updatedAt: _updated, relatedProducts, ...fields } = record;
+  const {
+    seq: _seq,
+    brandSlug: _slug,
+    updatedAt: _updated,
+    version: _version,
+    relatedProducts,
+    ...fields
+  } = record;
   return {
     ...fields,
     relatedProducts: relatedProducts

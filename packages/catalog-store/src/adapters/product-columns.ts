@@ -43,6 +43,7 @@ export const RECORD_COLUMNS: readonly string[] = [
   ...SHAPED_COLUMNS,
   'created_at',
   'updated_at',
+  'version',
 ];
 
 /** The columns every write of a product sets, in the order of `writtenValues`. */

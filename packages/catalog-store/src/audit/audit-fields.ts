@@ -1,4 +1,4 @@
-import type { AuditChange, AuditContext } from '../model/audit-event.ts';
+import type { AuditChange, AuditContext, NewAuditEvent } from '../model/audit-event.ts';
 
 /** The context's three fields and nothing else a caller's object may carry. */
 export function contextOf(context: AuditContext): AuditContext {
@@ -27,4 +27,12 @@ export function changedFields<T extends object>(
     if (!same(from, to)) changes[name] = withValues ? { from, to } : {};
   }
   return changes;
+}
+
+/**
+ * A write's event with the version of the record it replaced: what an administrator comparing the
+ * trail with an ETag they hold (or a 412 they got) needs to place the write.
+ */
+export function replacingVersion(event: NewAuditEvent, version: number): NewAuditEvent {
+  return { ...event, details: { ...event.details, replacedVersion: version } };
 }

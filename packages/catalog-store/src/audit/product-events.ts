@@ -5,7 +5,7 @@ import { changedFields, contextOf } from './audit-fields.ts';
 
 /** What a replacement can change; seq, createdAt and updatedAt are the store's, not the writer's. */
 function replaceableFields(record: ProductRecord): Array<keyof ProductRecord & string> {
-  const fixed = new Set(['id', 'seq', 'createdAt', 'updatedAt']);
+  const fixed = new Set(['id', 'seq', 'createdAt', 'updatedAt', 'version']);
   return (Object.keys(record) as Array<keyof ProductRecord & string>).filter((name) => !fixed.has(name));
 }
 

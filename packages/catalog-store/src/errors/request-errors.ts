@@ -25,3 +25,20 @@ export class ClientRevokedError extends StoreError {
     });
   }
 }
+
+/**
+ * A conditional write (If-Match) named a version the record no longer has: someone else wrote it
+ * since the caller read it. Nothing was written; `currentVersion` is what a new read would return.
+ */
+export class PreconditionFailedError extends StoreError {
+  readonly currentVersion: number;
+
+  constructor(resource: string, id: string, currentVersion: number) {
+    super(
+      'PRECONDITION_FAILED',
+      `${resource} was changed by someone else since you read it: read it again, then write your change`,
+      { details: { resource, id, currentVersion } },
+    );
+    this.currentVersion = currentVersion;
+  }
+}

@@ -5,6 +5,8 @@ export interface Brand {
   archived: boolean;
   createdAt: string;
   updatedAt: string;
+  /** 1 when created, one more with every write (the ETag's source). */
+  version: number;
 }
 
 export interface BrandInput {

@@ -29,6 +29,8 @@ export interface StoredClient {
   /** HMAC-SHA-256 of the secret with the server's pepper. */
   secretHash: string;
   tokenLifetimeSeconds: number;
+  /** 1 when created, one more with every administrative write (the ETag's source); use is not a write. */
+  version: number;
 }
 
 export interface NewClient {

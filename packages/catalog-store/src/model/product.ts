@@ -130,4 +130,6 @@ export type ProductRecord = TextFields &
     spares: SpareEntry[];
     createdAt: string;
     updatedAt: string;
+    /** 1 when created, one more with every write that changes how the record reads (the ETag's source). */
+    version: number;
   };

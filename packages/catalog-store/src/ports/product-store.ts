@@ -1,5 +1,6 @@
 import type { AuditContext } from '../model/audit-event.ts';
 import type { ProductInput, ProductRecord } from '../model/product.ts';
+import type { ExpectedVersion } from '../records/expected-version.ts';
 
 export interface UpsertSummary {
   created: number;
@@ -44,10 +45,18 @@ export interface ProductStore {
   getMany(ids: readonly string[]): Promise<ProductRecord[]>;
   /** Creates a product; an `id` that already exists is a ValidationError. */
   create(input: ProductInput, audit?: AuditContext): Promise<ProductRecord>;
-  /** Full replacement of an existing product (PUT); NotFoundError when absent. */
-  replace(id: string, input: ProductInput, audit?: AuditContext): Promise<ProductRecord>;
-  /** DELETE on the admin routes archives. */
-  archive(id: string, audit?: AuditContext): Promise<ProductRecord>;
+  /**
+   * Full replacement of an existing product (PUT); NotFoundError when absent. With `expected`, a
+   * PreconditionFailedError, and nothing written, unless the product is still at that version.
+   */
+  replace(
+    id: string,
+    input: ProductInput,
+    audit?: AuditContext,
+    expected?: ExpectedVersion,
+  ): Promise<ProductRecord>;
+  /** DELETE on the admin routes archives; `expected` as for `replace`. */
+  archive(id: string, audit?: AuditContext, expected?: ExpectedVersion): Promise<ProductRecord>;
   /** Upserts a batch by id, all or nothing; with `audit`, one 'catalogue.import-batch' event per call. */
   upsertMany(inputs: readonly ProductInput[], audit?: AuditContext): Promise<UpsertSummary>;
   /**

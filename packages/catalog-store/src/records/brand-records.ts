@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { replacingVersion } from '../audit/audit-fields.ts';
 import { brandArchivedEvent, brandCreatedEvent, brandUpdatedEvent } from '../audit/brand-events.ts';
 import { NotFoundError } from '../errors/request-errors.ts';
 import type { AuditContext, NewAuditEvent } from '../model/audit-event.ts';
@@ -19,6 +20,7 @@ import {
 } from '../write-rules/brand-rules.ts';
 import { appendAuditEvent } from './audit-records.ts';
 import { BRAND_COLUMNS, type BrandRow, toBrand } from './brand-row.ts';
+import { checkVersion, type ExpectedVersion } from './expected-version.ts';
 import { type RecordWork, row, run, transactionTime } from './record-work.ts';
 
 export function* brandRow(
@@ -89,10 +91,12 @@ export function* createBrand(input: BrandInput, audit?: AuditContext): RecordWor
 function* updateBrandWith(
   id: string,
   patch: BrandPatch,
+  expected: ExpectedVersion,
   event?: (before: Brand, after: Brand) => NewAuditEvent,
 ): RecordWork<Brand> {
   const current = yield* brandRow('id', id);
   if (current === undefined) throw new NotFoundError('Brand', id);
+  checkVersion('Brand', id, current.version, expected);
   const { name, slug } = patchedBrand(current, patch);
   const clash = yield* row(
     'SELECT 1 FROM brands WHERE (name = ? OR slug = ?) AND seq <> ?',
@@ -104,7 +108,7 @@ function* updateBrandWith(
   const at = yield* transactionTime();
   const archived = patch.archived ?? toBrand(current).archived;
   const written = yield* row<BrandRow>(
-    `UPDATE brands SET name = ?, slug = ?, archived = ?, updated_at = ? WHERE seq = ? RETURNING ${BRAND_COLUMNS}`,
+    `UPDATE brands SET name = ?, slug = ?, archived = ?, updated_at = ?, version = version + 1 WHERE seq = ? RETURNING ${BRAND_COLUMNS}`,
     name,
     slug,
     archived ? 1 : 0,
@@ -114,7 +118,7 @@ function* updateBrandWith(
   if (name !== current.name || slug !== current.slug) {
     // brandName/brandSlug are part of every product's representation: syncers must see the change.
     yield* run(
-      'UPDATE products SET brand_name = ?, brand_slug = ?, updated_at = ? WHERE brand_seq = ?',
+      'UPDATE products SET brand_name = ?, brand_slug = ?, updated_at = ?, version = version + 1 WHERE brand_seq = ?',
       name,
       slug,
       at,
@@ -122,14 +126,34 @@ function* updateBrandWith(
     );
   }
   const updated = toBrand(written as BrandRow);
-  if (event !== undefined) yield* appendAuditEvent(event(toBrand(current), updated));
+  if (event !== undefined)
+    yield* appendAuditEvent(replacingVersion(event(toBrand(current), updated), current.version));
   return updated;
 }
 
-export function updateBrand(id: string, patch: BrandPatch, audit?: AuditContext): RecordWork<Brand> {
-  return updateBrandWith(id, patch, audit && ((before, after) => brandUpdatedEvent(audit, before, after)));
+export function updateBrand(
+  id: string,
+  patch: BrandPatch,
+  audit?: AuditContext,
+  expected?: ExpectedVersion,
+): RecordWork<Brand> {
+  return updateBrandWith(
+    id,
+    patch,
+    expected,
+    audit && ((before, after) => brandUpdatedEvent(audit, before, after)),
+  );
 }
 
-export function archiveBrand(id: string, audit?: AuditContext): RecordWork<Brand> {
-  return updateBrandWith(id, { archived: true }, audit && ((_, after) => brandArchivedEvent(audit, after)));
+export function archiveBrand(
+  id: string,
+  audit?: AuditContext,
+  expected?: ExpectedVersion,
+): RecordWork<Brand> {
+  return updateBrandWith(
+    id,
+    { archived: true },
+    expected,
+    audit && ((_, after) => brandArchivedEvent(audit, after)),
+  );
 }

@@ -12,9 +12,10 @@ export interface BrandRow {
   archived: number | boolean;
   created_at: number;
   updated_at: number;
+  version: number;
 }
 
-export const BRAND_COLUMNS = 'seq, id, name, slug, archived, created_at, updated_at';
+export const BRAND_COLUMNS = 'seq, id, name, slug, archived, created_at, updated_at, version';
 
 export function toBrand(row: BrandRow): Brand {
   return {
@@ -24,5 +25,6 @@ export function toBrand(row: BrandRow): Brand {
     archived: row.archived === true || row.archived === 1,
     createdAt: toIso(row.created_at),
     updatedAt: toIso(row.updated_at),
+    version: row.version,
   };
 }

@@ -1,3 +1,4 @@
+import { replacingVersion } from '../audit/audit-fields.ts';
 import { clientCreatedEvent, clientRevokedEvent, clientUpdatedEvent } from '../audit/client-events.ts';
 import { NotFoundError } from '../errors/request-errors.ts';
 import type { AuditContext } from '../model/audit-event.ts';
@@ -5,6 +6,7 @@ import type { Actor, ClientPatch, NewClient, StoredClient } from '../model/m2m-c
 import { checkClientChangeable, clientIdTaken, unregisteredChannel } from '../write-rules/record-rules.ts';
 import { appendAuditEvent } from './audit-records.ts';
 import { type ClientRow, SELECT_CLIENT, toClient } from './client-row.ts';
+import { checkVersion, type ExpectedVersion } from './expected-version.ts';
 import { type RecordWork, row, run, transactionTime } from './record-work.ts';
 
 export function* clientRow(clientId: string): RecordWork<ClientRow | undefined> {
@@ -52,11 +54,13 @@ export function* updateClient(
   clientId: string,
   patch: ClientPatch,
   audit?: AuditContext,
+  expected?: ExpectedVersion,
 ): RecordWork<StoredClient> {
   const current = yield* existingClient(clientId);
+  checkVersion('Client', clientId, current.version, expected);
   checkClientChangeable(clientId, current.status);
   yield* run(
-    'UPDATE m2m_clients SET client_name = ?, description = ?, scopes = ?, channel_id = ? WHERE client_id = ?',
+    'UPDATE m2m_clients SET client_name = ?, description = ?, scopes = ?, channel_id = ?, version = version + 1 WHERE client_id = ?',
     patch.clientName ?? current.client_name,
     patch.description ?? current.description,
     patch.scopes === undefined ? current.scopes : JSON.stringify(patch.scopes),
@@ -64,24 +68,34 @@ export function* updateClient(
     clientId,
   );
   const updated = toClient(yield* existingClient(clientId));
-  if (audit !== undefined) yield* appendAuditEvent(clientUpdatedEvent(audit, toClient(current), updated));
+  if (audit !== undefined)
+    yield* appendAuditEvent(
+      replacingVersion(clientUpdatedEvent(audit, toClient(current), updated), current.version),
+    );
   return updated;
 }
 
 /** Stamps the transaction's time, which the audit event of the revoke carries too. */
-export function* revokeClient(clientId: string, by: Actor, audit?: AuditContext): RecordWork<StoredClient> {
+export function* revokeClient(
+  clientId: string,
+  by: Actor,
+  audit?: AuditContext,
+  expected?: ExpectedVersion,
+): RecordWork<StoredClient> {
   const current = yield* existingClient(clientId);
+  checkVersion('Client', clientId, current.version, expected);
   if (current.status === 'revoked') return toClient(current);
   yield* run(
-    `UPDATE m2m_clients SET status = 'revoked', revoked_at = ?, revoked_by_user_id = ?, revoked_by_user_name = ?
-     WHERE client_id = ?`,
+    `UPDATE m2m_clients SET status = 'revoked', revoked_at = ?, revoked_by_user_id = ?, revoked_by_user_name = ?,
+       version = version + 1 WHERE client_id = ?`,
     yield* transactionTime(),
     by.userId,
     by.userName,
     clientId,
   );
   const revoked = toClient(yield* existingClient(clientId));
-  if (audit !== undefined) yield* appendAuditEvent(clientRevokedEvent(audit, revoked));
+  if (audit !== undefined)
+    yield* appendAuditEvent(replacingVersion(clientRevokedEvent(audit, revoked), current.version));
   return revoked;
 }
 

@@ -22,6 +22,7 @@ export interface ClientRow {
   channel_id: number | null;
   secret_hash: string;
   token_lifetime_seconds: number;
+  version: number;
 }
 
 /** The SELECT every client read starts with. */
@@ -46,6 +47,7 @@ export function toClient(row: ClientRow): StoredClient {
     channel: row.channel,
     secretHash: row.secret_hash,
     tokenLifetimeSeconds: row.token_lifetime_seconds,
+    version: row.version,
   };
   if (row.description !== null) client.description = row.description;
   return client;

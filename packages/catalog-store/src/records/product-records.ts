@@ -1,3 +1,4 @@
+import { replacingVersion } from '../audit/audit-fields.ts';
 import {
   importBatchEvent,
   productArchivedEvent,
@@ -10,7 +11,8 @@ import type { ProductInput, ProductRecord } from '../model/product.ts';
 import type { UpsertSummary } from '../ports/product-store.ts';
 import type { WriteMode } from '../write-rules/product-write.ts';
 import { appendAuditEvent } from './audit-records.ts';
-import { type RecordWork, row, transactionTime } from './record-work.ts';
+import { checkVersion, type ExpectedVersion } from './expected-version.ts';
+import { type RecordWork, row, run, transactionTime } from './record-work.ts';
 
 /**
  * What each engine writes and reads of one product in its own SQL (SQLite's JSON-bound relations
@@ -30,8 +32,15 @@ function* written(rows: ProductRows, seq: number): RecordWork<ProductRecord> {
   return record;
 }
 
-function* seqOf(id: string): RecordWork<number | undefined> {
-  return (yield* row<{ seq: number }>('SELECT seq FROM products WHERE id = ?', id.toLowerCase()))?.seq;
+/** The product's seq and version, checked against the version a conditional write expects. */
+function* existing(id: string, expected: ExpectedVersion): RecordWork<{ seq: number; version: number }> {
+  const found = yield* row<{ seq: number; version: number }>(
+    'SELECT seq, version FROM products WHERE id = ?',
+    id.toLowerCase(),
+  );
+  if (found === undefined) throw new NotFoundError('Product', id);
+  checkVersion('Product', id, found.version, expected);
+  return found;
 }
 
 export function* createProduct(
@@ -50,16 +59,16 @@ export function* replaceProduct(
   id: string,
   input: ProductInput,
   audit?: AuditContext,
+  expected?: ExpectedVersion,
 ): RecordWork<ProductRecord> {
-  const seq = audit === undefined ? undefined : yield* seqOf(id);
-  const before = seq === undefined ? undefined : yield* written(rows, seq);
+  const { seq } = yield* existing(id, expected);
+  const before = audit === undefined ? undefined : yield* written(rows, seq);
   const after = yield* written(
     rows,
     (yield* rows.write({ ...input, id }, yield* transactionTime(), 'replace')).seq,
   );
-  // `before` is undefined only when the product is absent, and the write has thrown then.
   if (audit !== undefined && before !== undefined)
-    yield* appendAuditEvent(productReplacedEvent(audit, before, after));
+    yield* appendAuditEvent(replacingVersion(productReplacedEvent(audit, before, after), before.version));
   return after;
 }
 
@@ -67,16 +76,18 @@ export function* archiveProduct(
   rows: ProductRows,
   id: string,
   audit?: AuditContext,
+  expected?: ExpectedVersion,
 ): RecordWork<ProductRecord> {
-  const archived = yield* row<{ seq: number }>(
-    'UPDATE products SET archived = ?, updated_at = ? WHERE id = ? RETURNING seq',
+  const { seq, version } = yield* existing(id, expected);
+  yield* run(
+    'UPDATE products SET archived = ?, updated_at = ?, version = version + 1 WHERE seq = ?',
     1,
     yield* transactionTime(),
-    id.toLowerCase(),
+    seq,
   );
-  if (archived === undefined) throw new NotFoundError('Product', id);
-  const record = yield* written(rows, archived.seq);
-  if (audit !== undefined) yield* appendAuditEvent(productArchivedEvent(audit, record));
+  const record = yield* written(rows, seq);
+  if (audit !== undefined)
+    yield* appendAuditEvent(replacingVersion(productArchivedEvent(audit, record), version));
   return record;
 }
 

@@ -3,6 +3,7 @@ import type { Brand, BrandInput, BrandPatch, BrandWithProductCount } from '../mo
 import type { BrandStore } from '../ports/brand-store.ts';
 import { archiveBrand, brandRow, createBrand, updateBrand } from './brand-records.ts';
 import { BRAND_COLUMNS, type BrandRow, toBrand } from './brand-row.ts';
+import type { ExpectedVersion } from './expected-version.ts';
 import type { RecordEngine } from './record-engine.ts';
 import { rows } from './record-work.ts';
 
@@ -40,12 +41,12 @@ export class RecordBrandStore implements BrandStore {
     return this.#engine.write(() => createBrand(input, audit));
   }
 
-  update(id: string, patch: BrandPatch, audit?: AuditContext): Promise<Brand> {
-    return this.#engine.write(() => updateBrand(id, patch, audit));
+  update(id: string, patch: BrandPatch, audit?: AuditContext, expected?: ExpectedVersion): Promise<Brand> {
+    return this.#engine.write(() => updateBrand(id, patch, audit, expected));
   }
 
-  archive(id: string, audit?: AuditContext): Promise<Brand> {
-    return this.#engine.write(() => archiveBrand(id, audit));
+  archive(id: string, audit?: AuditContext, expected?: ExpectedVersion): Promise<Brand> {
+    return this.#engine.write(() => archiveBrand(id, audit, expected));
   }
 
   async overview(): Promise<BrandWithProductCount[]> {

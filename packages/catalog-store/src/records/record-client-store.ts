@@ -9,6 +9,7 @@ import {
   updateClientBookkeeping,
 } from './client-records.ts';
 import { type ClientRow, SELECT_CLIENT, toClient } from './client-row.ts';
+import type { ExpectedVersion } from './expected-version.ts';
 import type { RecordEngine } from './record-engine.ts';
 import { rows } from './record-work.ts';
 
@@ -41,12 +42,22 @@ export class RecordClientStore implements ClientStore {
     return found.map(toClient);
   }
 
-  update(clientId: string, patch: ClientPatch, audit?: AuditContext): Promise<StoredClient> {
-    return this.#engine.write(() => updateClient(clientId, patch, audit));
+  update(
+    clientId: string,
+    patch: ClientPatch,
+    audit?: AuditContext,
+    expected?: ExpectedVersion,
+  ): Promise<StoredClient> {
+    return this.#engine.write(() => updateClient(clientId, patch, audit, expected));
   }
 
-  revoke(clientId: string, by: Actor, audit?: AuditContext): Promise<StoredClient> {
-    return this.#engine.write(() => revokeClient(clientId, by, audit));
+  revoke(
+    clientId: string,
+    by: Actor,
+    audit?: AuditContext,
+    expected?: ExpectedVersion,
+  ): Promise<StoredClient> {
+    return this.#engine.write(() => revokeClient(clientId, by, audit, expected));
   }
 
   // The two below are bookkeeping of every token exchange and API call, not writes of the client:

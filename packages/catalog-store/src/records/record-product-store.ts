@@ -8,6 +8,7 @@ import type {
   ProductStore,
   UpsertSummary,
 } from '../ports/product-store.ts';
+import type { ExpectedVersion } from './expected-version.ts';
 import {
   archiveProduct,
   createProduct,
@@ -47,12 +48,17 @@ export class RecordProductStore implements ProductStore {
     return this.#engine.write(() => createProduct(this.#products, input, audit));
   }
 
-  replace(id: string, input: ProductInput, audit?: AuditContext): Promise<ProductRecord> {
-    return this.#engine.write(() => replaceProduct(this.#products, id, input, audit));
+  replace(
+    id: string,
+    input: ProductInput,
+    audit?: AuditContext,
+    expected?: ExpectedVersion,
+  ): Promise<ProductRecord> {
+    return this.#engine.write(() => replaceProduct(this.#products, id, input, audit, expected));
   }
 
-  archive(id: string, audit?: AuditContext): Promise<ProductRecord> {
-    return this.#engine.write(() => archiveProduct(this.#products, id, audit));
+  archive(id: string, audit?: AuditContext, expected?: ExpectedVersion): Promise<ProductRecord> {
+    return this.#engine.write(() => archiveProduct(this.#products, id, audit, expected));
   }
 
   upsertMany(inputs: readonly ProductInput[], audit?: AuditContext): Promise<UpsertSummary> {

@@ -1,6 +1,7 @@
 import type { AuditContext } from '../model/audit-event.ts';
 import type { WebChannel, WebChannelInput } from '../model/web-channel.ts';
 import type { WebChannelStore } from '../ports/web-channel-store.ts';
+import type { ExpectedVersion } from './expected-version.ts';
 import type { RecordEngine } from './record-engine.ts';
 import { rows } from './record-work.ts';
 import { channelRow, createWebChannel, renameWebChannel } from './web-channel-records.ts';
@@ -27,11 +28,11 @@ export class RecordWebChannelStore implements WebChannelStore {
     return found === undefined ? undefined : toChannel(found);
   }
 
-  create(input: WebChannelInput, audit?: AuditContext): Promise<WebChannel> {
-    return this.#engine.write(() => createWebChannel(input, audit));
+  create(input: WebChannelInput, audit?: AuditContext, expected?: ExpectedVersion): Promise<WebChannel> {
+    return this.#engine.write(() => createWebChannel(input, audit, expected));
   }
 
-  rename(slug: string, name: string, audit?: AuditContext): Promise<WebChannel> {
-    return this.#engine.write(() => renameWebChannel(slug, name, audit));
+  rename(slug: string, name: string, audit?: AuditContext, expected?: ExpectedVersion): Promise<WebChannel> {
+    return this.#engine.write(() => renameWebChannel(slug, name, audit, expected));
   }
 }

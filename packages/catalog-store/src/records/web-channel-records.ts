@@ -1,10 +1,12 @@
+import { replacingVersion } from '../audit/audit-fields.ts';
 import { webChannelCreatedEvent, webChannelRenamedEvent } from '../audit/web-channel-events.ts';
 import { NotFoundError } from '../errors/request-errors.ts';
 import type { AuditContext } from '../model/audit-event.ts';
-import type { WebChannel, WebChannelInput } from '../model/web-channel.ts';
+import { registryVersion, type WebChannel, type WebChannelInput } from '../model/web-channel.ts';
 import { channelSlugTaken, checkChannelSlug } from '../write-rules/record-rules.ts';
 import { appendAuditEvent } from './audit-records.ts';
-import { type RecordWork, row, transactionTime } from './record-work.ts';
+import { checkVersion, type ExpectedVersion } from './expected-version.ts';
+import { type RecordWork, row, rows, transactionTime } from './record-work.ts';
 import { type ChannelRow, SELECT_CHANNEL, toChannel } from './web-channel-row.ts';
 
 export function* channelRow(slug: string): RecordWork<ChannelRow | undefined> {
@@ -16,7 +18,7 @@ export function* insertWebChannel(input: WebChannelInput, at: number): RecordWor
   checkChannelSlug(input.slug);
   if ((yield* channelRow(input.slug)) !== undefined) throw channelSlugTaken();
   const inserted = yield* row<ChannelRow>(
-    'INSERT INTO web_channels (slug, name, created_at) VALUES (?, ?, ?) RETURNING slug, name, created_at',
+    'INSERT INTO web_channels (slug, name, created_at) VALUES (?, ?, ?) RETURNING slug, name, created_at, version',
     input.slug,
     input.name ?? input.slug,
     at,
@@ -24,21 +26,42 @@ export function* insertWebChannel(input: WebChannelInput, at: number): RecordWor
   return toChannel(inserted as ChannelRow);
 }
 
-export function* createWebChannel(input: WebChannelInput, audit?: AuditContext): RecordWork<WebChannel> {
+/** Checks the registry's version (model/web-channel.ts) against the one a conditional write expects. */
+function* checkRegistryVersion(expected: ExpectedVersion): RecordWork<void> {
+  if (expected === undefined) return;
+  const versions = yield* rows<{ version: number }>('SELECT version FROM web_channels');
+  checkVersion('Web channel registry', 'web-channels', registryVersion(versions), expected);
+}
+
+export function* createWebChannel(
+  input: WebChannelInput,
+  audit?: AuditContext,
+  expected?: ExpectedVersion,
+): RecordWork<WebChannel> {
+  yield* checkRegistryVersion(expected);
   const created = yield* insertWebChannel(input, yield* transactionTime());
   if (audit !== undefined) yield* appendAuditEvent(webChannelCreatedEvent(audit, created));
   return created;
 }
 
-export function* renameWebChannel(slug: string, name: string, audit?: AuditContext): RecordWork<WebChannel> {
+export function* renameWebChannel(
+  slug: string,
+  name: string,
+  audit?: AuditContext,
+  expected?: ExpectedVersion,
+): RecordWork<WebChannel> {
   const before = yield* channelRow(slug);
   if (before === undefined) throw new NotFoundError('Web channel', slug);
+  yield* checkRegistryVersion(expected);
   const updated = yield* row<ChannelRow>(
-    'UPDATE web_channels SET name = ? WHERE slug = ? RETURNING slug, name, created_at',
+    'UPDATE web_channels SET name = ?, version = version + 1 WHERE slug = ? RETURNING slug, name, created_at, version',
     name,
     slug,
   );
   const renamed = toChannel(updated as ChannelRow);
-  if (audit !== undefined) yield* appendAuditEvent(webChannelRenamedEvent(audit, toChannel(before), renamed));
+  if (audit !== undefined)
+    yield* appendAuditEvent(
+      replacingVersion(webChannelRenamedEvent(audit, toChannel(before), renamed), before.version),
+    );
   return renamed;
 }

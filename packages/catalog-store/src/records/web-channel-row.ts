@@ -7,11 +7,12 @@ export interface ChannelRow {
   slug: string;
   name: string;
   created_at: number;
+  version: number;
 }
 
 /** The SELECT every channel read starts with. */
-export const SELECT_CHANNEL = 'SELECT slug, name, created_at FROM web_channels';
+export const SELECT_CHANNEL = 'SELECT slug, name, created_at, version FROM web_channels';
 
 export function toChannel(row: ChannelRow): WebChannel {
-  return { slug: row.slug, name: row.name, createdAt: toIso(row.created_at) };
+  return { slug: row.slug, name: row.name, createdAt: toIso(row.created_at), version: row.version };
 }

@@ -33,7 +33,7 @@ export function clientStoreContract(factory: RecordStoreFactory): void {
     });
     afterEach(async () => handle.dispose());
 
-    it('stores every field of spec 2.4 plus the secret hash and token lifetime', async () => {
+    it('stores every field of spec 2.4 plus the secret hash, token lifetime and version', async () => {
       const input = aClient({
         description: 'ERP sync',
         scopes: ['products.read', 'brands.read'],
@@ -58,6 +58,7 @@ export function clientStoreContract(factory: RecordStoreFactory): void {
         channel: 'trade-portal',
         secretHash: 'hash',
         tokenLifetimeSeconds: 86400,
+        version: 1,
       });
       expect(await handle.store.clients.get(input.clientId)).toEqual(created);
     });

@@ -3,6 +3,7 @@ import { auditLogContract } from '../contract/audit-log.contract.ts';
 import { brandStoreContract } from '../contract/brand-store.contract.ts';
 import { clientStoreContract } from '../contract/client-store.contract.ts';
 import { productStoreContract } from '../contract/product-store.contract.ts';
+import { recordVersionsContract } from '../contract/record-versions.contract.ts';
 import { webChannelStoreContract } from '../contract/web-channel-store.contract.ts';
 import { sqliteStore } from '../support/sqlite-factory.ts';
 
@@ -12,3 +13,4 @@ webChannelStoreContract(() => sqliteStore());
 clientStoreContract(() => sqliteStore());
 adminUserStoreContract(() => sqliteStore());
 auditLogContract(() => sqliteStore());
+recordVersionsContract(() => sqliteStore());

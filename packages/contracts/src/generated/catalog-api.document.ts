@@ -327,7 +327,7 @@ export const catalogApiDocument = {
       "put": {
         "operationId": "updateProduct",
         "summary": "Replace a product (admin)",
-        "description": "Replaces the internal record of a product with the body (fields left out take their defaults).\n`id`, `createdAt` and `updatedAt` are set by the server and ignored when sent; reverse relations are\nderived by the server and never stored by hand. An M2M token gets 403, whatever its scopes.\n",
+        "description": "Replaces the internal record of a product with the body. Conditional: send `If-Match` with the `ETag` of\nthe read the body was made from (`GET /admin/products/{productId}`, or the answer of the last write);\nwhen the record changed since, the answer is 412 and nothing is written; without `If-Match`, 428.\n\nFields left out of the body: the external fields (those of `GET /products/{productId}`) take their\ndefaults (empty strings, zero dimensions, null prices, empty lists, no `displayOnWeb`); the internal\nfields `status`, `archived`, `internalNote`, `spares`, `costPrice`, `marginPercent` and `webVisibility`\nkeep their stored values, and a relation entry sent without `note` keeps the note stored for the same\nrelated product and relation type. So the body of any documented read, sent back, loses nothing; to\nclear an internal field, send it (`\"internalNote\": \"\"`, `\"costPrice\": null`, `\"spares\": []`). `id`,\n`createdAt` and `updatedAt` are set by the server and ignored when sent; reverse relations are derived\nby the server and never stored by hand. An M2M token gets 403, whatever its scopes.\n",
         "tags": [
           "Catalogue administration"
         ],
@@ -339,6 +339,9 @@ export const catalogApiDocument = {
         "parameters": [
           {
             "$ref": "#/components/parameters/ProductId"
+          },
+          {
+            "$ref": "#/components/parameters/IfMatchRequired"
           }
         ],
         "requestBody": {
@@ -360,11 +363,83 @@ export const catalogApiDocument = {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "412": {
+            "$ref": "#/components/responses/PreconditionFailed"
+          },
           "413": {
             "$ref": "#/components/responses/PayloadTooLarge"
           },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "428": {
+            "$ref": "#/components/responses/PreconditionRequired"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      },
+      "patch": {
+        "operationId": "patchProduct",
+        "summary": "Change some fields of a product (admin)",
+        "description": "Applies a JSON Merge Patch (RFC 7396, `Content-Type: application/merge-patch+json`) to the internal record (`webVisibility` merges channel by channel): each\nmember replaces that field, `null` removes it (the field takes its default), lists are replaced whole.\nThe patched record must be valid as the `PUT` body (400 otherwise, and nothing is written).\nConditional like `PUT`: `If-Match` is required (428 without it; 412 when the record changed since).\n\n```\ncurl -sS --fail-with-body --cacert \"$DATA_DIR/tls/ca.pem\" -X PATCH \\\n  -H \"Authorization: Bearer $ADMIN_ID_TOKEN\" -H 'Content-Type: application/merge-patch+json' \\\n  -H \"If-Match: $ETAG\" -d '{\"costPrice\": 40.5, \"internalNote\": null}' \\\n  https://localhost:3000/products/$PRODUCT_ID\n```\n",
+        "tags": [
+          "Catalogue administration"
+        ],
+        "security": [
+          {
+            "adminIdToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ProductId"
+          },
+          {
+            "$ref": "#/components/parameters/IfMatchRequired"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/AdminProductPatch"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "$ref": "#/components/responses/AdminProductRecord"
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/AdminForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "412": {
+            "$ref": "#/components/responses/PreconditionFailed"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "428": {
+            "$ref": "#/components/responses/PreconditionRequired"
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
@@ -377,7 +452,53 @@ export const catalogApiDocument = {
       "delete": {
         "operationId": "archiveProduct",
         "summary": "Archive a product (admin)",
-        "description": "Archives the product (sets `archived`); it is not erased. Archived products drop out of search results\nunless `includeArchived=true`. An M2M token gets 403, whatever its scopes.\n",
+        "description": "Archives the product (sets `archived`); it is not erased. Archived products drop out of search results\nunless `includeArchived=true`. `If-Match` is optional here (archiving writes no field from a stale read);\nwhen sent, a product changed since answers 412. An M2M token gets 403, whatever its scopes.\n",
+        "tags": [
+          "Catalogue administration"
+        ],
+        "security": [
+          {
+            "adminIdToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ProductId"
+          },
+          {
+            "$ref": "#/components/parameters/IfMatchOptional"
+          }
+        ],
+        "responses": {
+          "200": {
+            "$ref": "#/components/responses/AdminProductRecord"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/AdminForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "412": {
+            "$ref": "#/components/responses/PreconditionFailed"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      }
+    },
+    "/admin/products/{productId}": {
+      "get": {
+        "operationId": "getAdminProduct",
+        "summary": "Read a product to edit it (admin)",
+        "description": "The internal record an administrator edits, with every field a write takes (the internal ones included,\nrelations as stored with their notes) and its `ETag`: send that back as `If-Match` with the `PUT`,\n`PATCH` or `DELETE` of `/products/{productId}`. `GET /products/{productId}` answers administrators with\nthe integrators' representation (spec 2.1's allowlist) and no `ETag`.\n",
         "tags": [
           "Catalogue administration"
         ],
@@ -982,7 +1103,7 @@ export const catalogApiDocument = {
       "put": {
         "operationId": "updateBrand",
         "summary": "Replace a brand (admin)",
-        "description": "Replaces a brand's writable fields. `id`, `createdAt` and `updatedAt` are set by the server and ignored\nwhen sent. An M2M token gets 403, whatever its scopes.\n",
+        "description": "Replaces a brand's writable fields: `name` and `slug` (required), and `archived`, which keeps its stored\nvalue when left out. Conditional: send `If-Match` with the `ETag` of `GET /admin/brands/{id}` (or of the\nlast write's answer); 412 when the brand changed since, 428 without `If-Match`. A rename is copied onto\nthe brand's products. `id`, `createdAt` and `updatedAt` are set by the server and ignored when sent. An\nM2M token gets 403, whatever its scopes.\n",
         "tags": [
           "Catalogue administration"
         ],
@@ -994,6 +1115,9 @@ export const catalogApiDocument = {
         "parameters": [
           {
             "$ref": "#/components/parameters/BrandId"
+          },
+          {
+            "$ref": "#/components/parameters/IfMatchRequired"
           }
         ],
         "requestBody": {
@@ -1015,11 +1139,83 @@ export const catalogApiDocument = {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "412": {
+            "$ref": "#/components/responses/PreconditionFailed"
+          },
           "413": {
             "$ref": "#/components/responses/PayloadTooLarge"
           },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "428": {
+            "$ref": "#/components/responses/PreconditionRequired"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      },
+      "patch": {
+        "operationId": "patchBrand",
+        "summary": "Change some fields of a brand (admin)",
+        "description": "Applies a JSON Merge Patch (RFC 7396, `Content-Type: application/merge-patch+json`) to the brand record: each\nmember replaces that field, `null` removes it (the field takes its default), lists are replaced whole.\nThe patched record must be valid as the `PUT` body (400 otherwise, and nothing is written).\nConditional like `PUT`: `If-Match` is required (428 without it; 412 when the record changed since).\n\n```\ncurl -sS --fail-with-body --cacert \"$DATA_DIR/tls/ca.pem\" -X PATCH \\\n  -H \"Authorization: Bearer $ADMIN_ID_TOKEN\" -H 'Content-Type: application/merge-patch+json' \\\n  -H \"If-Match: $ETAG\" -d '{\"name\": \"Acme Tools\"}' \\\n  https://localhost:3000/brands/$BRAND_ID\n```\n",
+        "tags": [
+          "Catalogue administration"
+        ],
+        "security": [
+          {
+            "adminIdToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/BrandId"
+          },
+          {
+            "$ref": "#/components/parameters/IfMatchRequired"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/AdminBrandPatch"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "$ref": "#/components/responses/AdminBrandRecord"
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/AdminForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "412": {
+            "$ref": "#/components/responses/PreconditionFailed"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "428": {
+            "$ref": "#/components/responses/PreconditionRequired"
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
@@ -1032,7 +1228,53 @@ export const catalogApiDocument = {
       "delete": {
         "operationId": "archiveBrand",
         "summary": "Archive a brand (admin)",
-        "description": "Archives the brand (sets `archived`); it is not erased. Archived brands are listed only with\n`includeArchived=true`. An M2M token gets 403, whatever its scopes.\n",
+        "description": "Archives the brand (sets `archived`); it is not erased. Archived brands are listed only with\n`includeArchived=true`. `If-Match` is optional here; when sent, a brand changed since answers 412. An M2M\ntoken gets 403, whatever its scopes.\n",
+        "tags": [
+          "Catalogue administration"
+        ],
+        "security": [
+          {
+            "adminIdToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/BrandId"
+          },
+          {
+            "$ref": "#/components/parameters/IfMatchOptional"
+          }
+        ],
+        "responses": {
+          "200": {
+            "$ref": "#/components/responses/AdminBrandRecord"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/AdminForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "412": {
+            "$ref": "#/components/responses/PreconditionFailed"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      }
+    },
+    "/admin/brands/{id}": {
+      "get": {
+        "operationId": "getAdminBrand",
+        "summary": "Read a brand to edit it (admin)",
+        "description": "The brand record with its `ETag`, to send back as `If-Match` with the `PUT`, `PATCH` or `DELETE` of\n`/brands/{id}`.\n",
         "tags": [
           "Catalogue administration"
         ],
@@ -1086,6 +1328,9 @@ export const catalogApiDocument = {
             "headers": {
               "X-Request-Id": {
                 "$ref": "#/components/headers/X-Request-Id"
+              },
+              "ETag": {
+                "$ref": "#/components/headers/RegistryETag"
               }
             },
             "content": {
@@ -1122,6 +1367,11 @@ export const catalogApiDocument = {
             "adminIdToken": []
           }
         ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/IfMatchOptional"
+          }
+        ],
         "requestBody": {
           "$ref": "#/components/requestBodies/WebChannelBody"
         },
@@ -1138,6 +1388,9 @@ export const catalogApiDocument = {
           },
           "403": {
             "$ref": "#/components/responses/AdminForbidden"
+          },
+          "412": {
+            "$ref": "#/components/responses/PreconditionFailed"
           },
           "413": {
             "$ref": "#/components/responses/PayloadTooLarge"
@@ -1156,13 +1409,18 @@ export const catalogApiDocument = {
       "put": {
         "operationId": "updateWebChannel",
         "summary": "Update a web channel (admin)",
-        "description": "Updates the channel whose `slug` is given in the body (the slug is the channel's immutable key; 404 when\nno channel has it).\n",
+        "description": "Updates the channel whose `slug` is given in the body (the slug is the channel's immutable key; 404 when\nno channel has it). `If-Match` (optional, here and on `POST`) takes the registry's `ETag` from `GET` of\nthis path or from the last write's answer: the channels are written through this one path, so the tag\nis the whole registry's, and any create or rename since makes it stale (412).\n",
         "tags": [
           "Web channels"
         ],
         "security": [
           {
             "adminIdToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/IfMatchOptional"
           }
         ],
         "requestBody": {
@@ -1183,6 +1441,9 @@ export const catalogApiDocument = {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "412": {
+            "$ref": "#/components/responses/PreconditionFailed"
           },
           "413": {
             "$ref": "#/components/responses/PayloadTooLarge"
@@ -1633,10 +1894,10 @@ export const catalogApiDocument = {
       }
     },
     "/oauth/clients/{clientId}": {
-      "put": {
-        "operationId": "updateM2MClient",
-        "summary": "Rename, rescope or rebind an M2M client (admin)",
-        "description": "Updates the given fields (at least one). Updating scopes re-issues the client's allowed scopes; tokens\nalready issued keep their old scopes until they expire. `channel` must match a slug of the web-channel\nregistry; null unbinds. A revoked client cannot be updated (400): create a new client instead.\n",
+      "get": {
+        "operationId": "getM2MClient",
+        "summary": "Read one M2M client (admin)",
+        "description": "One client as the list shows it (never its secret), with its `ETag` for a conditional `PUT`, `PATCH` or\n`DELETE`. The version behind the tag moves with every administrative write (rename, rescope, rebind,\nrevoke), not with the client's use: `usageCount` and `lastUsedAt` may change under the same tag.\n",
         "tags": [
           "M2M clients"
         ],
@@ -1650,22 +1911,15 @@ export const catalogApiDocument = {
             "$ref": "#/components/parameters/ClientId"
           }
         ],
-        "requestBody": {
-          "required": true,
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/ClientUpdateRequest"
-              }
-            }
-          }
-        },
         "responses": {
           "200": {
-            "description": "The updated client.",
+            "description": "The client.",
             "headers": {
               "X-Request-Id": {
                 "$ref": "#/components/headers/X-Request-Id"
+              },
+              "ETag": {
+                "$ref": "#/components/headers/ETag"
               }
             },
             "content": {
@@ -1688,6 +1942,156 @@ export const catalogApiDocument = {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      },
+      "put": {
+        "operationId": "updateM2MClient",
+        "summary": "Rename, rescope or rebind an M2M client (admin)",
+        "description": "Updates the given fields (at least one). Updating scopes re-issues the client's allowed scopes; tokens\nalready issued keep their old scopes until they expire. `channel` must match a slug of the web-channel\nregistry; null unbinds. A revoked client cannot be updated (400): create a new client instead.\n`If-Match` (optional: spec 4.2 defines this route without a precondition) makes the write conditional on\nthe `ETag` of `GET /oauth/clients/{clientId}`: 412 when the client changed since.\n",
+        "tags": [
+          "M2M clients"
+        ],
+        "security": [
+          {
+            "adminIdToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ClientId"
+          },
+          {
+            "$ref": "#/components/parameters/IfMatchOptional"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/ClientUpdateRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The updated client.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "ETag": {
+                "$ref": "#/components/headers/ETag"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/M2MClient"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ClientValidationFailed"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/AdminForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "412": {
+            "$ref": "#/components/responses/PreconditionFailed"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      },
+      "patch": {
+        "operationId": "patchM2MClient",
+        "summary": "Change some fields of an M2M client (admin)",
+        "description": "Applies a JSON Merge Patch (RFC 7396, `Content-Type: application/merge-patch+json`) to the client's writable fields (`clientName`, `description`, `scopes`, `channel`; `null` on `channel` unbinds, on `description` empties it): each\nmember replaces that field, `null` removes it (the field takes its default), lists are replaced whole.\nThe patched record must be valid as the `PUT` body (400 otherwise, and nothing is written).\n`If-Match` is optional, as on `PUT`; when sent, a record changed since answers 412.\n\n```\ncurl -sS --fail-with-body --cacert \"$DATA_DIR/tls/ca.pem\" -X PATCH \\\n  -H \"Authorization: Bearer $ADMIN_ID_TOKEN\" -H 'Content-Type: application/merge-patch+json' \\\n  -H \"If-Match: $ETAG\" -d '{\"scopes\": [\"products.read\"]}' \\\n  https://localhost:3000/oauth/clients/$CLIENT_ID\n```\n",
+        "tags": [
+          "M2M clients"
+        ],
+        "security": [
+          {
+            "adminIdToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ClientId"
+          },
+          {
+            "$ref": "#/components/parameters/IfMatchOptional"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/M2MClientPatch"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The client.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "ETag": {
+                "$ref": "#/components/headers/ETag"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/M2MClient"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ClientValidationFailed"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/AdminForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "412": {
+            "$ref": "#/components/responses/PreconditionFailed"
+          },
           "413": {
             "$ref": "#/components/responses/PayloadTooLarge"
           },
@@ -1705,7 +2109,7 @@ export const catalogApiDocument = {
       "delete": {
         "operationId": "revokeM2MClient",
         "summary": "Revoke an M2M client (admin)",
-        "description": "Revokes the client, irreversibly. New tokens cannot be issued from that moment; existing access tokens\nare rejected (403) from the next API request (if the revocation check is temporarily unavailable, they\nare accepted until they expire). Revoking an already revoked client is refused with 400.\n",
+        "description": "Revokes the client, irreversibly. New tokens cannot be issued from that moment; existing access tokens\nare rejected (403) from the next API request (if the revocation check is temporarily unavailable, they\nare accepted until they expire). Revoking an already revoked client is refused with 400. `If-Match` is\noptional; when sent, a client changed since answers 412.\n",
         "tags": [
           "M2M clients"
         ],
@@ -1717,6 +2121,9 @@ export const catalogApiDocument = {
         "parameters": [
           {
             "$ref": "#/components/parameters/ClientId"
+          },
+          {
+            "$ref": "#/components/parameters/IfMatchOptional"
           }
         ],
         "responses": {
@@ -1746,6 +2153,9 @@ export const catalogApiDocument = {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "412": {
+            "$ref": "#/components/responses/PreconditionFailed"
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
@@ -2110,6 +2520,20 @@ export const catalogApiDocument = {
       }
     },
     "headers": {
+      "ETag": {
+        "description": "Strong entity tag of the record's version (RFC 9110 §8.8.3), the same from every instance and engine.\nSend it back as `If-Match` to make a write conditional; it changes with every write of the record.\n",
+        "required": true,
+        "schema": {
+          "type": "string"
+        }
+      },
+      "RegistryETag": {
+        "description": "Strong entity tag of the web-channel registry as a whole; any channel created or renamed changes it.\nSend it back as `If-Match` with `POST` or `PUT` of this path; after a write, `GET` the list again for the\nnew tag.\n",
+        "required": true,
+        "schema": {
+          "type": "string"
+        }
+      },
       "X-Request-Id": {
         "description": "Trace ID of the request, also reported as `requestId` in error bodies. Quote it when asking for support.",
         "required": true,
@@ -2142,6 +2566,26 @@ export const catalogApiDocument = {
       }
     },
     "parameters": {
+      "IfMatchRequired": {
+        "name": "If-Match",
+        "in": "header",
+        "required": true,
+        "description": "The `ETag` of the read this change starts from; the write is made only while the record is still at that\nversion (412 `PRECONDITION_FAILED` otherwise, with the current `ETag`, and nothing written). `*` writes\nover whatever is stored, knowingly. Without the header: 428 `PRECONDITION_REQUIRED`.\n",
+        "schema": {
+          "type": "string",
+          "minLength": 1
+        }
+      },
+      "IfMatchOptional": {
+        "name": "If-Match",
+        "in": "header",
+        "required": false,
+        "description": "Makes the write conditional: it is made only while the record's `ETag` is one of those listed (412\n`PRECONDITION_FAILED` otherwise, with the current `ETag`, and nothing written); `*` or no header writes\nwhatever is stored.\n",
+        "schema": {
+          "type": "string",
+          "minLength": 1
+        }
+      },
       "PreviewClient": {
         "name": "asClient",
         "in": "query",
@@ -2519,6 +2963,39 @@ export const catalogApiDocument = {
       }
     },
     "responses": {
+      "PreconditionFailed": {
+        "description": "`PRECONDITION_FAILED`: the record changed since the read whose `ETag` was sent as `If-Match`. Nothing was\nwritten. The `ETag` header is the current version's: read the record again, reapply the change, write.\n",
+        "headers": {
+          "X-Request-Id": {
+            "$ref": "#/components/headers/X-Request-Id"
+          },
+          "ETag": {
+            "$ref": "#/components/headers/ETag"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorBody"
+            }
+          }
+        }
+      },
+      "PreconditionRequired": {
+        "description": "`PRECONDITION_REQUIRED`: this write needs `If-Match` with the `ETag` of the read it starts from.",
+        "headers": {
+          "X-Request-Id": {
+            "$ref": "#/components/headers/X-Request-Id"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorBody"
+            }
+          }
+        }
+      },
       "PayloadTooLarge": {
         "description": "The JSON request body is larger than 1 MB.",
         "headers": {
@@ -2779,10 +3256,13 @@ export const catalogApiDocument = {
         }
       },
       "AdminProductRecord": {
-        "description": "The internal product record.",
+        "description": "The internal product record, with the `ETag` of its version.",
         "headers": {
           "X-Request-Id": {
             "$ref": "#/components/headers/X-Request-Id"
+          },
+          "ETag": {
+            "$ref": "#/components/headers/ETag"
           }
         },
         "content": {
@@ -2794,10 +3274,13 @@ export const catalogApiDocument = {
         }
       },
       "AdminBrandRecord": {
-        "description": "The brand record.",
+        "description": "The brand record, with the `ETag` of its version.",
         "headers": {
           "X-Request-Id": {
             "$ref": "#/components/headers/X-Request-Id"
+          },
+          "ETag": {
+            "$ref": "#/components/headers/ETag"
           }
         },
         "content": {
@@ -2809,7 +3292,7 @@ export const catalogApiDocument = {
         }
       },
       "WebChannelRecord": {
-        "description": "The web channel.",
+        "description": "The web channel. Read the list again for the registry's new `ETag`.",
         "headers": {
           "X-Request-Id": {
             "$ref": "#/components/headers/X-Request-Id"
@@ -2841,7 +3324,9 @@ export const catalogApiDocument = {
           "INTERNAL_ERROR",
           "SEARCH_INCOMPLETE",
           "IDENTIFIER_LOOKUP_INCOMPLETE",
-          "SEARCH_TIMEOUT"
+          "SEARCH_TIMEOUT",
+          "PRECONDITION_FAILED",
+          "PRECONDITION_REQUIRED"
         ],
         "x-http-status": {
           "INVALID_SYNC_TOKEN": 400,
@@ -2856,7 +3341,9 @@ export const catalogApiDocument = {
           "INTERNAL_ERROR": 500,
           "SEARCH_INCOMPLETE": 503,
           "IDENTIFIER_LOOKUP_INCOMPLETE": 503,
-          "SEARCH_TIMEOUT": 504
+          "SEARCH_TIMEOUT": 504,
+          "PRECONDITION_FAILED": 412,
+          "PRECONDITION_REQUIRED": 428
         },
         "x-enum-descriptions": {
           "INVALID_SYNC_TOKEN": "Cursor stale or malformed. It can never succeed; discard it and restart from the last committed checkpoint.",
@@ -2871,7 +3358,9 @@ export const catalogApiDocument = {
           "INTERNAL_ERROR": "Unexpected error.",
           "SEARCH_INCOMPLETE": "Results cannot be proven complete (timeout, shard failure or malformed search response). It is not the end of results; do not advance the cursor.",
           "IDENTIFIER_LOOKUP_INCOMPLETE": "Identifier lookup did not complete.",
-          "SEARCH_TIMEOUT": "Query exceeded its time budget."
+          "SEARCH_TIMEOUT": "Query exceeded its time budget.",
+          "PRECONDITION_FAILED": "Admin writes only (not in spec 7.3, which covers the M2M surface). The `If-Match` sent names a version\nthe record no longer has: someone changed it since you read it. Nothing was written; the response's\n`ETag` is the current version. Read again, reapply your change, and write with the new ETag.\n",
+          "PRECONDITION_REQUIRED": "Admin writes only. A `PUT` or `PATCH` of a product or brand must send `If-Match` with the ETag of the\nread it started from (or `*` to overwrite whatever is stored, knowingly).\n"
         }
       },
       "GrantableScope": {
@@ -4149,12 +4638,12 @@ export const catalogApiDocument = {
             "$ref": "#/components/schemas/AdminProduct/properties/relatedProducts"
           },
           "status": {
-            "$ref": "#/components/schemas/AdminProduct/properties/status",
-            "default": "active"
+            "$ref": "#/components/schemas/ProductStatus",
+            "description": "Internal status; a new product is active when left out, a `PUT` keeps the stored one."
           },
           "archived": {
-            "$ref": "#/components/schemas/AdminProduct/properties/archived",
-            "default": false
+            "type": "boolean",
+            "description": "A new product is not archived when left out; a `PUT` keeps the stored flag."
           },
           "internalNote": {
             "$ref": "#/components/schemas/AdminProduct/properties/internalNote"
@@ -4179,6 +4668,486 @@ export const catalogApiDocument = {
           }
         }
       },
+      "AdminProductPatch": {
+        "type": "object",
+        "description": "A JSON Merge Patch (RFC 7396) of AdminProductWrite. A member replaces its field; `null` removes it, so the\nfield takes its default (`productCode` and `name` cannot be removed); lists are replaced whole;\n`webVisibility` merges by channel (`null` for a channel removes it). `id`, `createdAt` and `updatedAt` are\nignored as in a `PUT`.\n",
+        "additionalProperties": false,
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/AdminProductWrite/properties/id"
+          },
+          "productCode": {
+            "$ref": "#/components/schemas/AdminProductWrite/properties/productCode"
+          },
+          "name": {
+            "$ref": "#/components/schemas/AdminProductWrite/properties/name"
+          },
+          "description": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/description"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "brandName": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/brandName"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "brandSlug": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/brandSlug"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "range": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/range"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "category": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/category"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "department": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/department"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "subDepartment": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/subDepartment"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "stockType": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/stockType"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "catalogue": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/catalogue"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "displayOnWeb": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/displayOnWeb"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "notes": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/notes"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "colour": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/colour"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "price": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/price"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "retailPrice": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/retailPrice"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "supplierCost": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/supplierCost"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "barcode": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/barcode"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "length": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/length"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "height": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/height"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "width": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/width"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "weight": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/weight"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "weightUnit": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/weightUnit"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "createdAt": {
+            "$ref": "#/components/schemas/AdminProductWrite/properties/createdAt"
+          },
+          "imageUrl": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/imageUrl"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "images": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/images"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "documents": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/documents"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "erpCode": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/erpCode"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "altSupplierCode": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/altSupplierCode"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "altSupplierCode2": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/altSupplierCode2"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "webHierarchy": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/webHierarchy"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "type": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/type"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "subType": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/subType"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "subSubType": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/subSubType"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "retailRange": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/retailRange"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "relatedProducts": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/relatedProducts"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "status": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/status"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "archived": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/archived"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "internalNote": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/internalNote"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "spares": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/spares"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "costPrice": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/costPrice"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "marginPercent": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AdminProductWrite/properties/marginPercent"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "webVisibility": {
+            "type": [
+              "object",
+              "null"
+            ],
+            "propertyNames": {
+              "$ref": "#/components/schemas/ChannelSlug"
+            },
+            "additionalProperties": {
+              "type": [
+                "boolean",
+                "null"
+              ]
+            }
+          },
+          "updatedAt": {
+            "$ref": "#/components/schemas/AdminProductWrite/properties/updatedAt"
+          }
+        }
+      },
+      "AdminBrandPatch": {
+        "type": "object",
+        "description": "A JSON Merge Patch (RFC 7396) of AdminBrandWrite: `name`, `slug` and `archived`; `id`, `createdAt` and\n`updatedAt` are ignored as in a `PUT`.\n",
+        "additionalProperties": false,
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/AdminBrandWrite/properties/id"
+          },
+          "name": {
+            "$ref": "#/components/schemas/AdminBrandWrite/properties/name"
+          },
+          "slug": {
+            "$ref": "#/components/schemas/AdminBrandWrite/properties/slug"
+          },
+          "archived": {
+            "$ref": "#/components/schemas/AdminBrandWrite/properties/archived"
+          },
+          "createdAt": {
+            "$ref": "#/components/schemas/AdminBrandWrite/properties/createdAt"
+          },
+          "updatedAt": {
+            "$ref": "#/components/schemas/AdminBrandWrite/properties/updatedAt"
+          }
+        }
+      },
+      "M2MClientPatch": {
+        "type": "object",
+        "description": "A JSON Merge Patch (RFC 7396) of the client's writable fields, the fields of ClientUpdateRequest: `null`\non `channel` unbinds the client, on `description` empties it; `clientName` and `scopes` cannot be removed.\n",
+        "additionalProperties": false,
+        "minProperties": 1,
+        "x-error-code": "INVALID_PARAMETER",
+        "properties": {
+          "clientName": {
+            "$ref": "#/components/schemas/ClientName"
+          },
+          "description": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/ClientDescription"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "scopes": {
+            "$ref": "#/components/schemas/ClientUpdateRequest/properties/scopes"
+          },
+          "channel": {
+            "$ref": "#/components/schemas/ClientUpdateRequest/properties/channel"
+          }
+        }
+      },
       "AdminBrandWrite": {
         "type": "object",
         "description": "The brand record as the admin writes take it: the fields of AdminBrand; `id`, `createdAt` and\n`updatedAt` may be sent (a record as the reads show it) and are ignored.\n",
@@ -4200,8 +5169,8 @@ export const catalogApiDocument = {
             "$ref": "#/components/schemas/AdminBrand/properties/slug"
           },
           "archived": {
-            "$ref": "#/components/schemas/AdminBrand/properties/archived",
-            "default": false
+            "type": "boolean",
+            "description": "Left out, the stored flag is kept (a new brand is not archived)."
           },
           "createdAt": {
             "type": "string",

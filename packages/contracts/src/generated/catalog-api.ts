@@ -74,18 +74,65 @@ export interface paths {
         get: operations["getProduct"];
         /**
          * Replace a product (admin)
-         * @description Replaces the internal record of a product with the body (fields left out take their defaults).
-         *     `id`, `createdAt` and `updatedAt` are set by the server and ignored when sent; reverse relations are
-         *     derived by the server and never stored by hand. An M2M token gets 403, whatever its scopes.
+         * @description Replaces the internal record of a product with the body. Conditional: send `If-Match` with the `ETag` of
+         *     the read the body was made from (`GET /admin/products/{productId}`, or the answer of the last write);
+         *     when the record changed since, the answer is 412 and nothing is written; without `If-Match`, 428.
+         *
+         *     Fields left out of the body: the external fields (those of `GET /products/{productId}`) take their
+         *     defaults (empty strings, zero dimensions, null prices, empty lists, no `displayOnWeb`); the internal
+         *     fields `status`, `archived`, `internalNote`, `spares`, `costPrice`, `marginPercent` and `webVisibility`
+         *     keep their stored values, and a relation entry sent without `note` keeps the note stored for the same
+         *     related product and relation type. So the body of any documented read, sent back, loses nothing; to
+         *     clear an internal field, send it (`"internalNote": ""`, `"costPrice": null`, `"spares": []`). `id`,
+         *     `createdAt` and `updatedAt` are set by the server and ignored when sent; reverse relations are derived
+         *     by the server and never stored by hand. An M2M token gets 403, whatever its scopes.
          */
         put: operations["updateProduct"];
         post?: never;
         /**
          * Archive a product (admin)
          * @description Archives the product (sets `archived`); it is not erased. Archived products drop out of search results
-         *     unless `includeArchived=true`. An M2M token gets 403, whatever its scopes.
+         *     unless `includeArchived=true`. `If-Match` is optional here (archiving writes no field from a stale read);
+         *     when sent, a product changed since answers 412. An M2M token gets 403, whatever its scopes.
          */
         delete: operations["archiveProduct"];
+        options?: never;
+        head?: never;
+        /**
+         * Change some fields of a product (admin)
+         * @description Applies a JSON Merge Patch (RFC 7396, `Content-Type: application/merge-patch+json`) to the internal record (`webVisibility` merges channel by channel): each
+         *     member replaces that field, `null` removes it (the field takes its default), lists are replaced whole.
+         *     The patched record must be valid as the `PUT` body (400 otherwise, and nothing is written).
+         *     Conditional like `PUT`: `If-Match` is required (428 without it; 412 when the record changed since).
+         *
+         *     ```
+         *     curl -sS --fail-with-body --cacert "$DATA_DIR/tls/ca.pem" -X PATCH \
+         *       -H "Authorization: Bearer $ADMIN_ID_TOKEN" -H 'Content-Type: application/merge-patch+json' \
+         *       -H "If-Match: $ETAG" -d '{"costPrice": 40.5, "internalNote": null}' \
+         *       https://localhost:3000/products/$PRODUCT_ID
+         *     ```
+         */
+        patch: operations["patchProduct"];
+        trace?: never;
+    };
+    "/admin/products/{productId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a product to edit it (admin)
+         * @description The internal record an administrator edits, with every field a write takes (the internal ones included,
+         *     relations as stored with their notes) and its `ETag`: send that back as `If-Match` with the `PUT`,
+         *     `PATCH` or `DELETE` of `/products/{productId}`. `GET /products/{productId}` answers administrators with
+         *     the integrators' representation (spec 2.1's allowlist) and no `ETag`.
+         */
+        get: operations["getAdminProduct"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -260,17 +307,56 @@ export interface paths {
         get: operations["getBrand"];
         /**
          * Replace a brand (admin)
-         * @description Replaces a brand's writable fields. `id`, `createdAt` and `updatedAt` are set by the server and ignored
-         *     when sent. An M2M token gets 403, whatever its scopes.
+         * @description Replaces a brand's writable fields: `name` and `slug` (required), and `archived`, which keeps its stored
+         *     value when left out. Conditional: send `If-Match` with the `ETag` of `GET /admin/brands/{id}` (or of the
+         *     last write's answer); 412 when the brand changed since, 428 without `If-Match`. A rename is copied onto
+         *     the brand's products. `id`, `createdAt` and `updatedAt` are set by the server and ignored when sent. An
+         *     M2M token gets 403, whatever its scopes.
          */
         put: operations["updateBrand"];
         post?: never;
         /**
          * Archive a brand (admin)
          * @description Archives the brand (sets `archived`); it is not erased. Archived brands are listed only with
-         *     `includeArchived=true`. An M2M token gets 403, whatever its scopes.
+         *     `includeArchived=true`. `If-Match` is optional here; when sent, a brand changed since answers 412. An M2M
+         *     token gets 403, whatever its scopes.
          */
         delete: operations["archiveBrand"];
+        options?: never;
+        head?: never;
+        /**
+         * Change some fields of a brand (admin)
+         * @description Applies a JSON Merge Patch (RFC 7396, `Content-Type: application/merge-patch+json`) to the brand record: each
+         *     member replaces that field, `null` removes it (the field takes its default), lists are replaced whole.
+         *     The patched record must be valid as the `PUT` body (400 otherwise, and nothing is written).
+         *     Conditional like `PUT`: `If-Match` is required (428 without it; 412 when the record changed since).
+         *
+         *     ```
+         *     curl -sS --fail-with-body --cacert "$DATA_DIR/tls/ca.pem" -X PATCH \
+         *       -H "Authorization: Bearer $ADMIN_ID_TOKEN" -H 'Content-Type: application/merge-patch+json' \
+         *       -H "If-Match: $ETAG" -d '{"name": "Acme Tools"}' \
+         *       https://localhost:3000/brands/$BRAND_ID
+         *     ```
+         */
+        patch: operations["patchBrand"];
+        trace?: never;
+    };
+    "/admin/brands/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a brand to edit it (admin)
+         * @description The brand record with its `ETag`, to send back as `If-Match` with the `PUT`, `PATCH` or `DELETE` of
+         *     `/brands/{id}`.
+         */
+        get: operations["getAdminBrand"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -288,7 +374,9 @@ export interface paths {
         /**
          * Update a web channel (admin)
          * @description Updates the channel whose `slug` is given in the body (the slug is the channel's immutable key; 404 when
-         *     no channel has it).
+         *     no channel has it). `If-Match` (optional, here and on `POST`) takes the registry's `ETag` from `GET` of
+         *     this path or from the last write's answer: the channels are written through this one path, so the tag
+         *     is the whole registry's, and any create or rename since makes it stale (412).
          */
         put: operations["updateWebChannel"];
         /**
@@ -373,12 +461,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Read one M2M client (admin)
+         * @description One client as the list shows it (never its secret), with its `ETag` for a conditional `PUT`, `PATCH` or
+         *     `DELETE`. The version behind the tag moves with every administrative write (rename, rescope, rebind,
+         *     revoke), not with the client's use: `usageCount` and `lastUsedAt` may change under the same tag.
+         */
+        get: operations["getM2MClient"];
         /**
          * Rename, rescope or rebind an M2M client (admin)
          * @description Updates the given fields (at least one). Updating scopes re-issues the client's allowed scopes; tokens
          *     already issued keep their old scopes until they expire. `channel` must match a slug of the web-channel
          *     registry; null unbinds. A revoked client cannot be updated (400): create a new client instead.
+         *     `If-Match` (optional: spec 4.2 defines this route without a precondition) makes the write conditional on
+         *     the `ETag` of `GET /oauth/clients/{clientId}`: 412 when the client changed since.
          */
         put: operations["updateM2MClient"];
         post?: never;
@@ -386,12 +482,27 @@ export interface paths {
          * Revoke an M2M client (admin)
          * @description Revokes the client, irreversibly. New tokens cannot be issued from that moment; existing access tokens
          *     are rejected (403) from the next API request (if the revocation check is temporarily unavailable, they
-         *     are accepted until they expire). Revoking an already revoked client is refused with 400.
+         *     are accepted until they expire). Revoking an already revoked client is refused with 400. `If-Match` is
+         *     optional; when sent, a client changed since answers 412.
          */
         delete: operations["revokeM2MClient"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change some fields of an M2M client (admin)
+         * @description Applies a JSON Merge Patch (RFC 7396, `Content-Type: application/merge-patch+json`) to the client's writable fields (`clientName`, `description`, `scopes`, `channel`; `null` on `channel` unbinds, on `description` empties it): each
+         *     member replaces that field, `null` removes it (the field takes its default), lists are replaced whole.
+         *     The patched record must be valid as the `PUT` body (400 otherwise, and nothing is written).
+         *     `If-Match` is optional, as on `PUT`; when sent, a record changed since answers 412.
+         *
+         *     ```
+         *     curl -sS --fail-with-body --cacert "$DATA_DIR/tls/ca.pem" -X PATCH \
+         *       -H "Authorization: Bearer $ADMIN_ID_TOKEN" -H 'Content-Type: application/merge-patch+json' \
+         *       -H "If-Match: $ETAG" -d '{"scopes": ["products.read"]}' \
+         *       https://localhost:3000/oauth/clients/$CLIENT_ID
+         *     ```
+         */
+        patch: operations["patchM2MClient"];
         trace?: never;
     };
     "/oauth/clients/{clientId}/rotate-secret": {
@@ -568,7 +679,7 @@ export interface components {
          *     status each comes with (`x-http-status`). Best effort: clients branch on the HTTP status first.
          * @enum {string}
          */
-        ErrorCode: "INVALID_SYNC_TOKEN" | "SEARCH_TERM_TOO_LONG" | "INVALID_SORT_FIELD" | "INVALID_SORT" | "INVALID_PARAMETER" | "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "INTERNAL_ERROR" | "SEARCH_INCOMPLETE" | "IDENTIFIER_LOOKUP_INCOMPLETE" | "SEARCH_TIMEOUT";
+        ErrorCode: "INVALID_SYNC_TOKEN" | "SEARCH_TERM_TOO_LONG" | "INVALID_SORT_FIELD" | "INVALID_SORT" | "INVALID_PARAMETER" | "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "INTERNAL_ERROR" | "SEARCH_INCOMPLETE" | "IDENTIFIER_LOOKUP_INCOMPLETE" | "SEARCH_TIMEOUT" | "PRECONDITION_FAILED" | "PRECONDITION_REQUIRED";
         /**
          * @description A scope that can be granted to an M2M client, as sent to the client-management endpoints (no prefix).
          *     Token requests carry the same scopes with the `crm-api/` prefix. Anything else (clients.*, quotes.*,
@@ -1094,10 +1205,10 @@ export interface components {
             subSubType?: components["schemas"]["AdminProduct"]["subSubType"];
             retailRange?: components["schemas"]["AdminProduct"]["retailRange"];
             relatedProducts?: components["schemas"]["AdminProduct"]["relatedProducts"];
-            /** @default active */
-            status: components["schemas"]["AdminProduct"]["status"];
-            /** @default false */
-            archived: components["schemas"]["AdminProduct"]["archived"];
+            /** @description Internal status; a new product is active when left out, a `PUT` keeps the stored one. */
+            status?: components["schemas"]["ProductStatus"];
+            /** @description A new product is not archived when left out; a `PUT` keeps the stored flag. */
+            archived?: boolean;
             internalNote?: components["schemas"]["AdminProduct"]["internalNote"];
             spares?: components["schemas"]["AdminProduct"]["spares"];
             costPrice?: components["schemas"]["AdminProduct"]["costPrice"];
@@ -1110,6 +1221,83 @@ export interface components {
             updatedAt?: string;
         };
         /**
+         * @description A JSON Merge Patch (RFC 7396) of AdminProductWrite. A member replaces its field; `null` removes it, so the
+         *     field takes its default (`productCode` and `name` cannot be removed); lists are replaced whole;
+         *     `webVisibility` merges by channel (`null` for a channel removes it). `id`, `createdAt` and `updatedAt` are
+         *     ignored as in a `PUT`.
+         */
+        AdminProductPatch: {
+            id?: components["schemas"]["AdminProductWrite"]["id"];
+            productCode?: components["schemas"]["AdminProductWrite"]["productCode"];
+            name?: components["schemas"]["AdminProductWrite"]["name"];
+            description?: components["schemas"]["AdminProductWrite"]["description"] | null;
+            brandName?: components["schemas"]["AdminProductWrite"]["brandName"] | null;
+            brandSlug?: components["schemas"]["AdminProductWrite"]["brandSlug"] | null;
+            range?: components["schemas"]["AdminProductWrite"]["range"] | null;
+            category?: components["schemas"]["AdminProductWrite"]["category"] | null;
+            department?: components["schemas"]["AdminProductWrite"]["department"] | null;
+            subDepartment?: components["schemas"]["AdminProductWrite"]["subDepartment"] | null;
+            stockType?: components["schemas"]["AdminProductWrite"]["stockType"] | null;
+            catalogue?: components["schemas"]["AdminProductWrite"]["catalogue"] | null;
+            displayOnWeb?: components["schemas"]["AdminProductWrite"]["displayOnWeb"] | null;
+            notes?: components["schemas"]["AdminProductWrite"]["notes"] | null;
+            colour?: components["schemas"]["AdminProductWrite"]["colour"] | null;
+            price?: components["schemas"]["AdminProductWrite"]["price"] | null;
+            retailPrice?: components["schemas"]["AdminProductWrite"]["retailPrice"] | null;
+            supplierCost?: components["schemas"]["AdminProductWrite"]["supplierCost"] | null;
+            barcode?: components["schemas"]["AdminProductWrite"]["barcode"] | null;
+            length?: components["schemas"]["AdminProductWrite"]["length"] | null;
+            height?: components["schemas"]["AdminProductWrite"]["height"] | null;
+            width?: components["schemas"]["AdminProductWrite"]["width"] | null;
+            weight?: components["schemas"]["AdminProductWrite"]["weight"] | null;
+            weightUnit?: components["schemas"]["AdminProductWrite"]["weightUnit"] | null;
+            createdAt?: components["schemas"]["AdminProductWrite"]["createdAt"];
+            imageUrl?: components["schemas"]["AdminProductWrite"]["imageUrl"] | null;
+            images?: components["schemas"]["AdminProductWrite"]["images"] | null;
+            documents?: components["schemas"]["AdminProductWrite"]["documents"] | null;
+            erpCode?: components["schemas"]["AdminProductWrite"]["erpCode"] | null;
+            altSupplierCode?: components["schemas"]["AdminProductWrite"]["altSupplierCode"] | null;
+            altSupplierCode2?: components["schemas"]["AdminProductWrite"]["altSupplierCode2"] | null;
+            webHierarchy?: components["schemas"]["AdminProductWrite"]["webHierarchy"] | null;
+            type?: components["schemas"]["AdminProductWrite"]["type"] | null;
+            subType?: components["schemas"]["AdminProductWrite"]["subType"] | null;
+            subSubType?: components["schemas"]["AdminProductWrite"]["subSubType"] | null;
+            retailRange?: components["schemas"]["AdminProductWrite"]["retailRange"] | null;
+            relatedProducts?: components["schemas"]["AdminProductWrite"]["relatedProducts"] | null;
+            status?: components["schemas"]["AdminProductWrite"]["status"] | null;
+            archived?: components["schemas"]["AdminProductWrite"]["archived"] | null;
+            internalNote?: components["schemas"]["AdminProductWrite"]["internalNote"] | null;
+            spares?: components["schemas"]["AdminProductWrite"]["spares"] | null;
+            costPrice?: components["schemas"]["AdminProductWrite"]["costPrice"] | null;
+            marginPercent?: components["schemas"]["AdminProductWrite"]["marginPercent"] | null;
+            webVisibility?: {
+                [key: string]: boolean | null;
+            } | null;
+            updatedAt?: components["schemas"]["AdminProductWrite"]["updatedAt"];
+        };
+        /**
+         * @description A JSON Merge Patch (RFC 7396) of AdminBrandWrite: `name`, `slug` and `archived`; `id`, `createdAt` and
+         *     `updatedAt` are ignored as in a `PUT`.
+         */
+        AdminBrandPatch: {
+            id?: components["schemas"]["AdminBrandWrite"]["id"];
+            name?: components["schemas"]["AdminBrandWrite"]["name"];
+            slug?: components["schemas"]["AdminBrandWrite"]["slug"];
+            archived?: components["schemas"]["AdminBrandWrite"]["archived"];
+            createdAt?: components["schemas"]["AdminBrandWrite"]["createdAt"];
+            updatedAt?: components["schemas"]["AdminBrandWrite"]["updatedAt"];
+        };
+        /**
+         * @description A JSON Merge Patch (RFC 7396) of the client's writable fields, the fields of ClientUpdateRequest: `null`
+         *     on `channel` unbinds the client, on `description` empties it; `clientName` and `scopes` cannot be removed.
+         */
+        M2MClientPatch: {
+            clientName?: components["schemas"]["ClientName"];
+            description?: components["schemas"]["ClientDescription"] | null;
+            scopes?: components["schemas"]["ClientUpdateRequest"]["scopes"];
+            channel?: components["schemas"]["ClientUpdateRequest"]["channel"];
+        };
+        /**
          * @description The brand record as the admin writes take it: the fields of AdminBrand; `id`, `createdAt` and
          *     `updatedAt` may be sent (a record as the reads show it) and are ignored.
          */
@@ -1118,8 +1306,8 @@ export interface components {
             id?: components["schemas"]["Brand"]["id"];
             name: components["schemas"]["AdminBrand"]["name"];
             slug: components["schemas"]["AdminBrand"]["slug"];
-            /** @default false */
-            archived: components["schemas"]["AdminBrand"]["archived"];
+            /** @description Left out, the stored flag is kept (a new brand is not archived). */
+            archived?: boolean;
             /**
              * Format: date-time
              * @description Set by the server; ignored when sent.
@@ -1395,6 +1583,30 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description `PRECONDITION_FAILED`: the record changed since the read whose `ETag` was sent as `If-Match`. Nothing was
+         *     written. The `ETag` header is the current version's: read the record again, reapply the change, write.
+         */
+        PreconditionFailed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description `PRECONDITION_REQUIRED`: this write needs `If-Match` with the `ETag` of the read it starts from. */
+        PreconditionRequired: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description The JSON request body is larger than 1 MB. */
         PayloadTooLarge: {
             headers: {
@@ -1570,27 +1782,29 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description The internal product record. */
+        /** @description The internal product record, with the `ETag` of its version. */
         AdminProductRecord: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                ETag: components["headers"]["ETag"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["AdminProduct"];
             };
         };
-        /** @description The brand record. */
+        /** @description The brand record, with the `ETag` of its version. */
         AdminBrandRecord: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                ETag: components["headers"]["ETag"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["AdminBrand"];
             };
         };
-        /** @description The web channel. */
+        /** @description The web channel. Read the list again for the registry's new `ETag`. */
         WebChannelRecord: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1602,6 +1816,18 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description The `ETag` of the read this change starts from; the write is made only while the record is still at that
+         *     version (412 `PRECONDITION_FAILED` otherwise, with the current `ETag`, and nothing written). `*` writes
+         *     over whatever is stored, knowingly. Without the header: 428 `PRECONDITION_REQUIRED`.
+         */
+        IfMatchRequired: string;
+        /**
+         * @description Makes the write conditional: it is made only while the record's `ETag` is one of those listed (412
+         *     `PRECONDITION_FAILED` otherwise, with the current `ETag`, and nothing written); `*` or no header writes
+         *     whatever is stored.
+         */
+        IfMatchOptional: string;
         /** @description The client whose view to show (26 alphanumeric characters). Not with `scopes` or `channel`. */
         PreviewClient: components["schemas"]["ClientId"];
         /**
@@ -1730,6 +1956,17 @@ export interface components {
         };
     };
     headers: {
+        /**
+         * @description Strong entity tag of the record's version (RFC 9110 §8.8.3), the same from every instance and engine.
+         *     Send it back as `If-Match` to make a write conditional; it changes with every write of the record.
+         */
+        ETag: string;
+        /**
+         * @description Strong entity tag of the web-channel registry as a whole; any channel created or renamed changes it.
+         *     Send it back as `If-Match` with `POST` or `PUT` of this path; after a write, `GET` the list again for the
+         *     new tag.
+         */
+        RegistryETag: string;
         /** @description Trace ID of the request, also reported as `requestId` in error bodies. Quote it when asking for support. */
         "X-Request-Id": string;
         /**
@@ -1971,7 +2208,14 @@ export interface operations {
     updateProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /**
+                 * @description The `ETag` of the read this change starts from; the write is made only while the record is still at that
+                 *     version (412 `PRECONDITION_FAILED` otherwise, with the current `ETag`, and nothing written). `*` writes
+                 *     over whatever is stored, knowingly. Without the header: 428 `PRECONDITION_REQUIRED`.
+                 */
+                "If-Match": components["parameters"]["IfMatchRequired"];
+            };
             path: {
                 /** @description The product's `id`. */
                 productId: components["parameters"]["ProductId"];
@@ -1985,13 +2229,79 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AdminForbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
     archiveProduct: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: it is made only while the record's `ETag` is one of those listed (412
+                 *     `PRECONDITION_FAILED` otherwise, with the current `ETag`, and nothing written); `*` or no header writes
+                 *     whatever is stored.
+                 */
+                "If-Match"?: components["parameters"]["IfMatchOptional"];
+            };
+            path: {
+                /** @description The product's `id`. */
+                productId: components["parameters"]["ProductId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AdminProductRecord"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchProduct: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The `ETag` of the read this change starts from; the write is made only while the record is still at that
+                 *     version (412 `PRECONDITION_FAILED` otherwise, with the current `ETag`, and nothing written). `*` writes
+                 *     over whatever is stored, knowingly. Without the header: 428 `PRECONDITION_REQUIRED`.
+                 */
+                "If-Match": components["parameters"]["IfMatchRequired"];
+            };
+            path: {
+                /** @description The product's `id`. */
+                productId: components["parameters"]["ProductId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["AdminProductPatch"];
+            };
+        };
+        responses: {
+            200: components["responses"]["AdminProductRecord"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            428: components["responses"]["PreconditionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAdminProduct: {
         parameters: {
             query?: never;
             header?: never;
@@ -2303,7 +2613,14 @@ export interface operations {
     updateBrand: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /**
+                 * @description The `ETag` of the read this change starts from; the write is made only while the record is still at that
+                 *     version (412 `PRECONDITION_FAILED` otherwise, with the current `ETag`, and nothing written). `*` writes
+                 *     over whatever is stored, knowingly. Without the header: 428 `PRECONDITION_REQUIRED`.
+                 */
+                "If-Match": components["parameters"]["IfMatchRequired"];
+            };
             path: {
                 /** @description The brand's `id`. */
                 id: components["parameters"]["BrandId"];
@@ -2317,13 +2634,79 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AdminForbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
     archiveBrand: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: it is made only while the record's `ETag` is one of those listed (412
+                 *     `PRECONDITION_FAILED` otherwise, with the current `ETag`, and nothing written); `*` or no header writes
+                 *     whatever is stored.
+                 */
+                "If-Match"?: components["parameters"]["IfMatchOptional"];
+            };
+            path: {
+                /** @description The brand's `id`. */
+                id: components["parameters"]["BrandId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AdminBrandRecord"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchBrand: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The `ETag` of the read this change starts from; the write is made only while the record is still at that
+                 *     version (412 `PRECONDITION_FAILED` otherwise, with the current `ETag`, and nothing written). `*` writes
+                 *     over whatever is stored, knowingly. Without the header: 428 `PRECONDITION_REQUIRED`.
+                 */
+                "If-Match": components["parameters"]["IfMatchRequired"];
+            };
+            path: {
+                /** @description The brand's `id`. */
+                id: components["parameters"]["BrandId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["AdminBrandPatch"];
+            };
+        };
+        responses: {
+            200: components["responses"]["AdminBrandRecord"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            428: components["responses"]["PreconditionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAdminBrand: {
         parameters: {
             query?: never;
             header?: never;
@@ -2356,6 +2739,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["RegistryETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2371,7 +2755,14 @@ export interface operations {
     updateWebChannel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: it is made only while the record's `ETag` is one of those listed (412
+                 *     `PRECONDITION_FAILED` otherwise, with the current `ETag`, and nothing written); `*` or no header writes
+                 *     whatever is stored.
+                 */
+                "If-Match"?: components["parameters"]["IfMatchOptional"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2382,6 +2773,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AdminForbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -2391,7 +2783,14 @@ export interface operations {
     createWebChannel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: it is made only while the record's `ETag` is one of those listed (412
+                 *     `PRECONDITION_FAILED` otherwise, with the current `ETag`, and nothing written); `*` or no header writes
+                 *     whatever is stored.
+                 */
+                "If-Match"?: components["parameters"]["IfMatchOptional"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2402,6 +2801,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AdminForbidden"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -2649,10 +3049,48 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
-    updateM2MClient: {
+    getM2MClient: {
         parameters: {
             query?: never;
             header?: never;
+            path: {
+                /** @description The client ID (26 alphanumeric characters); anything else is refused with 400 `INVALID_PARAMETER`. */
+                clientId: components["parameters"]["ClientId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["M2MClient"];
+                };
+            };
+            400: components["responses"]["ClientValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateM2MClient: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: it is made only while the record's `ETag` is one of those listed (412
+                 *     `PRECONDITION_FAILED` otherwise, with the current `ETag`, and nothing written); `*` or no header writes
+                 *     whatever is stored.
+                 */
+                "If-Match"?: components["parameters"]["IfMatchOptional"];
+            };
             path: {
                 /** @description The client ID (26 alphanumeric characters); anything else is refused with 400 `INVALID_PARAMETER`. */
                 clientId: components["parameters"]["ClientId"];
@@ -2669,6 +3107,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2679,6 +3118,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AdminForbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -2688,7 +3128,14 @@ export interface operations {
     revokeM2MClient: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: it is made only while the record's `ETag` is one of those listed (412
+                 *     `PRECONDITION_FAILED` otherwise, with the current `ETag`, and nothing written); `*` or no header writes
+                 *     whatever is stored.
+                 */
+                "If-Match"?: components["parameters"]["IfMatchOptional"];
+            };
             path: {
                 /** @description The client ID (26 alphanumeric characters); anything else is refused with 400 `INVALID_PARAMETER`. */
                 clientId: components["parameters"]["ClientId"];
@@ -2711,6 +3158,52 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AdminForbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchM2MClient: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: it is made only while the record's `ETag` is one of those listed (412
+                 *     `PRECONDITION_FAILED` otherwise, with the current `ETag`, and nothing written); `*` or no header writes
+                 *     whatever is stored.
+                 */
+                "If-Match"?: components["parameters"]["IfMatchOptional"];
+            };
+            path: {
+                /** @description The client ID (26 alphanumeric characters); anything else is refused with 400 `INVALID_PARAMETER`. */
+                clientId: components["parameters"]["ClientId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["M2MClientPatch"];
+            };
+        };
+        responses: {
+            /** @description The client. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["M2MClient"];
+                };
+            };
+            400: components["responses"]["ClientValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -36,6 +36,8 @@ export interface DocumentRequest {
   /** The path template of the document (`/brands/{id}`). */
   readonly path: string;
   readonly query?: Readonly<Record<string, string>>;
+  /** Request headers by name, any case. */
+  readonly headers?: Readonly<Record<string, string>>;
   readonly body?: unknown;
 }
 
@@ -72,14 +74,21 @@ export function documentRequestValidator(document: unknown): DocumentRequestVali
   };
 
   return {
-    problems({ method, path, query = {}, body }) {
+    problems({ method, path, query = {}, headers = {}, body }) {
       const item = paths[path];
       const operation = isObject(item) ? item[method.toLowerCase()] : undefined;
       if (!isObject(operation)) return [`no operation ${method} ${path}`];
       const problems: string[] = [];
       const parameters = Array.isArray(operation.parameters) ? operation.parameters : [];
+      const sentHeaders = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
       parameters.forEach((reference, index) => {
         const parameter = resolve(reference);
+        if (parameter.in === 'header') {
+          const name = String(parameter.name);
+          if (parameter.required === true && !sentHeaders.has(name.toLowerCase()))
+            problems.push(`header ${name} is required`);
+          return;
+        }
         if (parameter.in !== 'query') return;
         const name = String(parameter.name);
         const value = query[name];
@@ -95,7 +104,10 @@ export function documentRequestValidator(document: unknown): DocumentRequestVali
         for (const problem of accepts(at, value)) problems.push(`query ${name}${problem}`);
       });
       const requestBody = resolve(operation.requestBody);
-      const content = isObject(requestBody.content) ? requestBody.content['application/json'] : undefined;
+      // The body's one media type: application/json, or application/merge-patch+json for a PATCH.
+      const mediaType = isObject(requestBody.content) ? Object.keys(requestBody.content)[0] : undefined;
+      const content =
+        mediaType !== undefined && isObject(requestBody.content) ? requestBody.content[mediaType] : undefined;
       if (isObject(content) && isObject(content.schema)) {
         if (body === undefined) {
           if (requestBody.required === true) problems.push('body is required');
@@ -103,14 +115,14 @@ export function documentRequestValidator(document: unknown): DocumentRequestVali
           const reference = operation.requestBody;
           const at =
             isObject(reference) && typeof reference.$ref === 'string'
-              ? `${DOCUMENT_ID}${reference.$ref}/content/application~1json/schema`
+              ? `${DOCUMENT_ID}${reference.$ref}/content/${String(mediaType).replaceAll('/', '~1')}/schema`
               : pointer([
                   'paths',
                   path,
                   method.toLowerCase(),
                   'requestBody',
                   'content',
-                  'application/json',
+                  String(mediaType),
                   'schema',
                 ]);
           for (const problem of accepts(at, body)) problems.push(`body${problem}`);

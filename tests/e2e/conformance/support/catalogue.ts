@@ -31,7 +31,13 @@ export async function replaceProduct(
   id: string,
   body: AdminProductBody,
 ): Promise<AdminProduct> {
-  const reply = await call(`/products/${id}`, { method: 'PUT', token: admin, body });
+  // Written over whatever is stored (`*`): the conformance fixtures own their products.
+  const reply = await call(`/products/${id}`, {
+    method: 'PUT',
+    token: admin,
+    body,
+    headers: { 'If-Match': '*' },
+  });
   if (reply.status !== 200) throw new Error(`PUT /products/${id} → ${reply.status}: ${reply.text}`);
   return reply.body as AdminProduct;
 }

@@ -1,6 +1,13 @@
 import { type GrantableScope, ServiceError } from '@catalog/contracts';
 import { generateClientSecret, hashClientSecret } from '@catalog/server-runtime';
-import type { Actor, AuditContext, CatalogStore, ClientPatch, StoredClient } from '@catalog/store';
+import type {
+  Actor,
+  AuditContext,
+  CatalogStore,
+  ClientPatch,
+  ExpectedVersion,
+  StoredClient,
+} from '@catalog/store';
 import { ClientValidationError } from './client-validation-error.ts';
 import { generateClientId } from './generate-client-id.ts';
 
@@ -62,6 +69,8 @@ export async function updateClient(input: {
   readonly clientId: string;
   readonly patch: ClientPatch;
   readonly audit: AuditContext;
+  /** The versions the caller's If-Match names; undefined writes whatever is stored. */
+  readonly expected?: ExpectedVersion;
 }): Promise<StoredClient> {
   const client = await existingClient(input.store, input.clientId);
   if (client.status === 'revoked') {
@@ -80,7 +89,7 @@ export async function updateClient(input: {
   }
   const patch: ClientPatch = { ...input.patch };
   if (patch.scopes !== undefined) patch.scopes = unique(patch.scopes);
-  return input.store.clients.update(input.clientId, patch, input.audit);
+  return input.store.clients.update(input.clientId, patch, input.audit, input.expected);
 }
 
 /** DELETE /oauth/clients/{clientId}: irreversible revocation (spec 3, rule 1). */
@@ -89,12 +98,13 @@ export async function revokeClient(input: {
   readonly clientId: string;
   readonly actor: Actor;
   readonly audit: AuditContext;
+  readonly expected?: ExpectedVersion;
 }): Promise<StoredClient> {
   const client = await existingClient(input.store, input.clientId);
   if (client.status === 'revoked') {
     throw new ServiceError(400, 'INVALID_PARAMETER', 'The client is already revoked');
   }
-  return input.store.clients.revoke(input.clientId, input.actor, input.audit);
+  return input.store.clients.revoke(input.clientId, input.actor, input.audit, input.expected);
 }
 
 /**
@@ -116,4 +126,24 @@ export async function recordRotationRequest(input: {
     action: 'client.rotate-secret',
     target: { type: 'client', id: input.clientId },
   });
+}
+
+/**
+ * A merge patch (RFC 7396) of a client's writable fields as the patch of `updateClient`: the fields
+ * are all top-level, so each member is that field's new value, and `null` removes it: a channel
+ * binding is undone, a description emptied (the schema lets no other field be null).
+ */
+export function clientPatchOf(patch: {
+  readonly clientName?: string | undefined;
+  readonly description?: string | null | undefined;
+  readonly scopes?: GrantableScope[] | undefined;
+  readonly channel?: string | null | undefined;
+}): ClientPatch {
+  const { clientName, description, scopes, channel } = patch;
+  return {
+    ...(clientName === undefined ? {} : { clientName }),
+    ...(description === undefined ? {} : { description: description ?? '' }),
+    ...(scopes === undefined ? {} : { scopes }),
+    ...(channel === undefined ? {} : { channel }),
+  };
 }

@@ -2,5 +2,11 @@ import type { Migration } from '../../migration.ts';
 import { initialSchema } from './0001-initial-schema.ts';
 import { signingKeySet } from './0002-signing-key-set.ts';
 import { adminEmailExact } from './0003-admin-email-exact.ts';
+import { recordVersions } from './0004-record-versions.ts';
 
-export const MIGRATIONS: readonly Migration[] = [initialSchema, signingKeySet, adminEmailExact];
+export const MIGRATIONS: readonly Migration[] = [
+  initialSchema,
+  signingKeySet,
+  adminEmailExact,
+  recordVersions,
+];

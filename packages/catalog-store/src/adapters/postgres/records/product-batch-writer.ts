@@ -38,8 +38,8 @@ const VISIBILITY_COLUMNS = ['channel_id', 'product_seq', 'visible'];
 const REPLACEMENTS = 'pg_temp.product_replacements';
 const CREATE_REPLACEMENTS = `CREATE TEMP TABLE product_replacements ON COMMIT DROP AS
   SELECT ${REPLACEMENT_COLUMNS.join(', ')} FROM products WITH NO DATA`;
-const APPLY_REPLACEMENTS = `UPDATE products p SET ${WRITTEN_COLUMNS.map((column) => `${column} = r.${column}`).join(', ')}
-  FROM ${REPLACEMENTS} r WHERE p.seq = r.seq`;
+const APPLY_REPLACEMENTS = `UPDATE products p SET ${WRITTEN_COLUMNS.map((column) => `${column} = r.${column}`).join(', ')},
+  version = p.version + 1 FROM ${REPLACEMENTS} r WHERE p.seq = r.seq`;
 
 type BrandsOf = (inputs: readonly ProductInput[]) => Promise<Array<BrandRef | null>>;
 

@@ -37,6 +37,7 @@ export function toRecord(row: ProductRow): ProductRecord {
     relatedProducts: [...row.forward, ...row.reverse],
     createdAt: toIso(row.created_at as number),
     updatedAt: toIso(row.updated_at as number),
+    version: row.version,
   };
   for (const [field, column] of PLAIN_COLUMNS) record[field] = row[column];
   return record as ProductRecord;

@@ -16,8 +16,8 @@ import { runInWriteTransaction } from './postgres-record-engine.ts';
 const INSERTED_COLUMNS = [...WRITTEN_COLUMNS, 'id', 'created_at'];
 const INSERT_SQL = `INSERT INTO products (${INSERTED_COLUMNS.join(', ')})
   VALUES (${INSERTED_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING seq`;
-const UPDATE_SQL = `UPDATE products SET ${WRITTEN_COLUMNS.map((column, i) => `${column} = $${i + 1}`).join(', ')}
-  WHERE seq = $${WRITTEN_COLUMNS.length + 1}`;
+const UPDATE_SQL = `UPDATE products SET ${WRITTEN_COLUMNS.map((column, i) => `${column} = $${i + 1}`).join(', ')},
+  version = version + 1 WHERE seq = $${WRITTEN_COLUMNS.length + 1}`;
 
 /**
  * Products named in `ids` take the write's updatedAt unless they have it already: their derived
@@ -25,7 +25,10 @@ const UPDATE_SQL = `UPDATE products SET ${WRITTEN_COLUMNS.map((column, i) => `${
  */
 export async function bumpRelationTargets(client: pg.PoolClient, ids: readonly string[], ts: number) {
   if (ids.length === 0) return;
-  await client.query('UPDATE products SET updated_at = $1 WHERE id = ANY($2) AND updated_at < $1', [ts, ids]);
+  await client.query(
+    'UPDATE products SET updated_at = $1, version = version + 1 WHERE id = ANY($2) AND updated_at < $1',
+    [ts, ids],
+  );
 }
 
 async function writeRelations(

@@ -8,6 +8,7 @@ import { productSearchDocuments } from './0006-product-search-documents.ts';
 import { sortIndexesCoverArchived } from './0007-sort-indexes-cover-archived.ts';
 import { auditEvents } from './0008-audit-events.ts';
 import { changeFeed } from './0009-change-feed.ts';
+import { recordVersions } from './0010-record-versions.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   initialSchema,
@@ -19,4 +20,5 @@ export const MIGRATIONS: readonly Migration[] = [
   sortIndexesCoverArchived,
   auditEvents,
   changeFeed,
+  recordVersions,
 ];

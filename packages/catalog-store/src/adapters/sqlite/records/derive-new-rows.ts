@@ -63,5 +63,5 @@ export const APPEND_NEW_CHANGES = `INSERT INTO change_feed (entity, entity_id, c
  * updatedAt (?3; its "used by" entries changed). Run with the update triggers in place, which queue
  * its document.
  */
-export const BUMP_RELATION_TARGETS = `UPDATE products SET updated_at = ?3
+export const BUMP_RELATION_TARGETS = `UPDATE products SET updated_at = ?3, version = version + 1
   WHERE id IN (SELECT related_id FROM product_relations WHERE product_seq BETWEEN ?1 AND ?2) AND updated_at < ?3`;

@@ -36,6 +36,7 @@ const AT = {
   displayOnWeb: rowIndexOf('display_on_web'),
   createdAt: rowIndexOf('created_at'),
   updatedAt: rowIndexOf('updated_at'),
+  version: rowIndexOf('version'),
 };
 
 function toRecord(row: ProductRow): ProductRecord {
@@ -56,6 +57,7 @@ function toRecord(row: ProductRow): ProductRecord {
     relatedProducts: [],
     createdAt: toIso(row[AT.createdAt] as number),
     updatedAt: toIso(row[AT.updatedAt] as number),
+    version: row[AT.version],
   };
   for (const [field, index] of PLAIN_FIELD_INDEXES) record[field] = row[index];
   return record as ProductRecord;

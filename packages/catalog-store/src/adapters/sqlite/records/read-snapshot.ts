@@ -2,7 +2,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { SnapshotBatch } from '../../../model/change.ts';
 import type { ProductRecord } from '../../../model/product.ts';
 import { BRAND_COLUMNS, type BrandRow, toBrand } from '../../../records/brand-row.ts';
-import { type ChannelRow, toChannel } from '../../../records/web-channel-row.ts';
+import { type ChannelRow, SELECT_CHANNEL, toChannel } from '../../../records/web-channel-row.ts';
 import { openDatabase } from '../open-database.ts';
 import { statement } from '../statement-cache.ts';
 import { feedHead } from './feed-head.ts';
@@ -41,9 +41,7 @@ export async function* readSqliteSnapshot(
     db.exec('BEGIN');
     // The first read starts the snapshot: the head and every row below are of the same instant.
     const through = feedHead(db);
-    const channels = db
-      .prepare('SELECT slug, name, created_at FROM web_channels ORDER BY id')
-      .all() as unknown as ChannelRow[];
+    const channels = db.prepare(`${SELECT_CHANNEL} ORDER BY id`).all() as unknown as ChannelRow[];
     const brands = db
       .prepare(`SELECT ${BRAND_COLUMNS} FROM brands ORDER BY seq`)
       .all() as unknown as BrandRow[];

@@ -17,7 +17,7 @@ import { runOn } from './sqlite-record-engine.ts';
 
 export const INSERT_SQL = `INSERT INTO products (id, created_at, ${WRITTEN_COLUMNS.join(', ')})
   VALUES (?, ?, ${WRITTEN_COLUMNS.map(() => '?').join(', ')}) RETURNING seq`;
-export const UPDATE_SQL = `UPDATE products SET ${WRITTEN_COLUMNS.map((column) => `${column} = ?`).join(', ')} WHERE seq = ?`;
+export const UPDATE_SQL = `UPDATE products SET ${WRITTEN_COLUMNS.map((column) => `${column} = ?`).join(', ')}, version = version + 1 WHERE seq = ?`;
 
 type SqlValue = string | number | null;
 
@@ -52,7 +52,7 @@ function writeRelations(
   if (touched.length > 0) {
     statement(
       db,
-      'UPDATE products SET updated_at = ? WHERE id IN (SELECT value FROM json_each(?)) AND updated_at < ?',
+      'UPDATE products SET updated_at = ?, version = version + 1 WHERE id IN (SELECT value FROM json_each(?)) AND updated_at < ?',
     ).run(ts, JSON.stringify(touched), ts);
   }
 }

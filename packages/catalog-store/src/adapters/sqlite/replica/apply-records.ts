@@ -4,7 +4,7 @@ import type { ProductInput, ProductRecord } from '../../../model/product.ts';
 import type { WebChannel } from '../../../model/web-channel.ts';
 import type { BrandRef } from '../../../write-rules/brand-rules.ts';
 import { WRITTEN_COLUMNS } from '../../product-columns.ts';
-import { rowValues, UPDATE_SQL } from '../records/write-product.ts';
+import { rowValues } from '../records/write-product.ts';
 import { statement } from '../statement-cache.ts';
 import { inWriteTransaction } from '../transaction.ts';
 
@@ -18,8 +18,11 @@ export interface ReplicatedRecords {
 const APPLIED_KEY = 'replica_applied_sequence';
 const ORIGIN_KEY = 'replica_origin';
 
-export const INSERT_WITH_SEQ = `INSERT INTO products (seq, id, created_at, ${WRITTEN_COLUMNS.join(', ')})
-  VALUES (?, ?, ?, ${WRITTEN_COLUMNS.map(() => '?').join(', ')})`;
+// A replica holds each record at the source's version: it never counts writes of its own.
+export const INSERT_WITH_SEQ = `INSERT INTO products (seq, id, created_at, version, ${WRITTEN_COLUMNS.join(', ')})
+  VALUES (?, ?, ?, ?, ${WRITTEN_COLUMNS.map(() => '?').join(', ')})`;
+const REPLACE_AT_VERSION = `UPDATE products SET ${WRITTEN_COLUMNS.map((column) => `${column} = ?`).join(', ')},
+  version = ? WHERE seq = ?`;
 
 /** The change-feed sequence the replica has applied up to (0 for a new replica). */
 export function appliedSequence(db: DatabaseSync): number {
@@ -47,8 +50,9 @@ export function setReplicaOrigin(db: DatabaseSync, origin: string): void {
 export function applyChannel(db: DatabaseSync, channel: WebChannel): void {
   statement(
     db,
-    'INSERT INTO web_channels (slug, name, created_at) VALUES (?, ?, ?) ON CONFLICT (slug) DO UPDATE SET name = excluded.name',
-  ).run(channel.slug, channel.name, Date.parse(channel.createdAt));
+    `INSERT INTO web_channels (slug, name, created_at, version) VALUES (?, ?, ?, ?)
+     ON CONFLICT (slug) DO UPDATE SET name = excluded.name, version = excluded.version`,
+  ).run(channel.slug, channel.name, Date.parse(channel.createdAt), channel.version);
 }
 
 /**
@@ -61,9 +65,9 @@ export function applyBrands(db: DatabaseSync, brands: readonly Brand[]): void {
   for (const brand of brands) aside.run(brand.id);
   const upsert = statement(
     db,
-    `INSERT INTO brands (id, name, slug, archived, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+    `INSERT INTO brands (id, name, slug, archived, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET name = excluded.name, slug = excluded.slug,
-       archived = excluded.archived, updated_at = excluded.updated_at`,
+       archived = excluded.archived, updated_at = excluded.updated_at, version = excluded.version`,
   );
   for (const brand of brands) {
     upsert.run(
@@ -73,6 +77,7 @@ export function applyBrands(db: DatabaseSync, brands: readonly Brand[]): void {
       brand.archived ? 1 : 0,
       Date.parse(brand.createdAt),
       Date.parse(brand.updatedAt),
+      brand.version,
     );
   }
 }
@@ -124,9 +129,15 @@ function applyProduct(db: DatabaseSync, record: ProductRecord): void {
     | { seq: number }
     | undefined;
   if (existing === undefined) {
-    statement(db, INSERT_WITH_SEQ).run(record.seq, record.id, Date.parse(record.createdAt), ...values);
+    statement(db, INSERT_WITH_SEQ).run(
+      record.seq,
+      record.id,
+      Date.parse(record.createdAt),
+      record.version,
+      ...values,
+    );
   } else {
-    statement(db, UPDATE_SQL).run(...values, existing.seq);
+    statement(db, REPLACE_AT_VERSION).run(...values, record.version, existing.seq);
   }
   statement(db, 'DELETE FROM product_relations WHERE product_seq = ?').run(record.seq);
   insertForwardRelations(db, record);

@@ -46,6 +46,7 @@ function insertProduct(db: DatabaseSync, record: ProductRecord, brandSeqs: Map<s
     record.seq,
     record.id,
     Date.parse(record.createdAt),
+    record.version,
     ...replicatedValues(record, brand),
   );
   insertForwardRelations(db, record);
