@@ -22,13 +22,30 @@ export interface AdminClientOptions extends TransportOptions {
   readonly idToken: string | (() => string | Promise<string>);
 }
 
+/** A record with the ETag of its version, to send back as `ifMatch` with a write. */
+export interface Tagged<T> {
+  readonly value: T;
+  readonly etag: string;
+}
+
+export interface WriteOptions extends CallOptions {
+  /**
+   * The ETag of the read the change starts from: the write is made only while the client is still at
+   * that version, else it rejects with PreconditionFailedError (someone changed it since).
+   */
+  readonly ifMatch?: string;
+}
+
 export interface AdminClient {
   readonly clients: {
     list(query?: ListClientsQuery, options?: CallOptions): Promise<M2MClientList>;
+    /** One client with its ETag: pass the ETag as `ifMatch` to `update` or `revoke`. */
+    get(clientId: string, options?: CallOptions): Promise<Tagged<M2MClient>>;
     /** The reply carries the client secret: it is shown only once. */
     create(body: ClientCreateRequest, options?: CallOptions): Promise<M2MClientCreated>;
-    update(clientId: string, body: ClientUpdateRequest, options?: CallOptions): Promise<M2MClient>;
-    revoke(clientId: string, options?: CallOptions): Promise<ClientRevocation>;
+    /** With `ifMatch` (from `get`), rejects with PreconditionFailedError if the client changed since. */
+    update(clientId: string, body: ClientUpdateRequest, options?: WriteOptions): Promise<M2MClient>;
+    revoke(clientId: string, options?: WriteOptions): Promise<ClientRevocation>;
     /** Instructions for a manual rotation; the secret is not rotated by this call. */
     rotationInstructions(clientId: string, options?: CallOptions): Promise<SecretRotationInstructions>;
   };
@@ -46,12 +63,27 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     header: async () => `Bearer ${typeof idToken === 'string' ? idToken : await idToken()}`,
     rejected: () => undefined,
   };
+  const exchange = <T>(http: Omit<HttpCall, 'auth'>, options: WriteOptions = {}, idempotent = false) => {
+    const { ifMatch, ...callOptions } = options;
+    return send<T>(
+      settings,
+      { ...http, auth, ...(ifMatch === undefined ? {} : { ifMatch }) },
+      idempotent ? callOptions : { maxAttempts: 1, ...callOptions },
+    );
+  };
   const call = async <T>(
     http: Omit<HttpCall, 'auth'>,
-    options?: CallOptions,
+    options?: WriteOptions,
     idempotent = false,
-  ): Promise<T> =>
-    (await send<T>(settings, { ...http, auth }, idempotent ? options : { maxAttempts: 1, ...options })).body;
+  ): Promise<T> => (await exchange<T>(http, options, idempotent)).body;
+  const tagged = async <T>(
+    http: Omit<HttpCall, 'auth'>,
+    options?: WriteOptions,
+    idempotent = false,
+  ): Promise<Tagged<T>> => {
+    const reply = await exchange<T>(http, options, idempotent);
+    return { value: reply.body, etag: reply.etag ?? '' };
+  };
   const json = (body: unknown) => ({ body: JSON.stringify(body), contentType: 'application/json' });
   const clientPath = (clientId: string) => `oauth/clients/${encodeURIComponent(clientId)}`;
 
@@ -60,6 +92,8 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
       list: (query, opts) => call({ method: 'GET', url: buildUrl(base, 'oauth/clients', query) }, opts, true),
       create: (body, opts) =>
         call({ method: 'POST', url: buildUrl(base, 'oauth/clients'), ...json(body) }, opts),
+      get: (clientId, opts) =>
+        tagged({ method: 'GET', url: buildUrl(base, clientPath(clientId)) }, opts, true),
       update: (clientId, body, opts) =>
         call({ method: 'PUT', url: buildUrl(base, clientPath(clientId)), ...json(body) }, opts),
       revoke: (clientId, opts) => call({ method: 'DELETE', url: buildUrl(base, clientPath(clientId)) }, opts),

@@ -58,6 +58,20 @@ export class BadRequestError extends CatalogError {
 export class InvalidSyncTokenError extends BadRequestError {
   override readonly name: string = 'InvalidSyncTokenError';
 }
+/**
+ * 412: the record changed since the read whose ETag the write sent (`ifMatch`); nothing was
+ * written. `currentEtag` is the version a new read returns: read, reapply the change, write again.
+ */
+export class PreconditionFailedError extends CatalogError {
+  override readonly name: string = 'PreconditionFailedError';
+  readonly currentEtag: string | undefined;
+
+  constructor(init: CatalogErrorInit & { currentEtag?: string | undefined }) {
+    super(init);
+    this.currentEtag = init.currentEtag;
+  }
+}
+
 /** 429. */
 export class RateLimitError extends CatalogError {
   override readonly name: string = 'RateLimitError';
@@ -107,6 +121,7 @@ export function errorFromResponse(response: {
   body: unknown;
   requestId?: string | undefined;
   retryAfterMs?: number | undefined;
+  etag?: string | undefined;
 }): CatalogError {
   const { status, body } = response;
   const code = readString(body, 'error') ?? readString(body, 'code');
@@ -122,6 +137,7 @@ export function errorFromResponse(response: {
   if (status === 403) return new ForbiddenError(init);
   if (status === 404) return new NotFoundError(init);
   if (status === 429) return new RateLimitError(init);
+  if (status === 412) return new PreconditionFailedError({ ...init, currentEtag: response.etag });
   if (status === 400 && code === 'INVALID_SYNC_TOKEN') return new InvalidSyncTokenError(init);
   if (status >= 500) return new ServerError(init);
   return new BadRequestError(init);

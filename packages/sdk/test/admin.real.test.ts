@@ -1,6 +1,12 @@
 // createAdminClient against both real servers: the client-management routes of spec 4.2.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BadRequestError, createAdminClient, createCatalogClient, ForbiddenError } from '../src/index.ts';
+import {
+  BadRequestError,
+  createAdminClient,
+  createCatalogClient,
+  ForbiddenError,
+  PreconditionFailedError,
+} from '../src/index.ts';
 import { type Stack, startStack } from './support/stack.ts';
 
 let stack: Stack;
@@ -45,6 +51,34 @@ describe('spec 4.2 through createAdminClient', () => {
     const refused = await integrator.products.search({ size: 1 }).catch((error) => error);
     expect(refused).toBeInstanceOf(ForbiddenError);
     await Promise.all([admin.close(), integrator.close()]);
+  });
+
+  it('get gives the client with its ETag; an update or revoke with a stale ifMatch rejects with PreconditionFailedError and writes nothing', async () => {
+    const admin = createAdminClient({
+      baseUrl: stack.baseUrl,
+      idToken: await stack.adminIdToken(),
+      ca: stack.ca,
+    });
+    const created = await admin.clients.create({ clientName: 'SDK conditional', scopes: ['products.read'] });
+    const first = await admin.clients.get(created.clientId);
+    expect(first.value.clientName).toBe('SDK conditional');
+    expect(first.etag).toMatch(/^"[^"]+"$/);
+    await admin.clients.update(created.clientId, { description: 'first editor' }, { ifMatch: first.etag });
+    const stale = await admin.clients
+      .update(created.clientId, { description: 'second editor' }, { ifMatch: first.etag })
+      .catch((caught) => caught);
+    expect(stale).toBeInstanceOf(PreconditionFailedError);
+    expect(stale).toMatchObject({ status: 412, code: 'PRECONDITION_FAILED', attempts: 1 });
+    const current = await admin.clients.get(created.clientId);
+    expect((stale as PreconditionFailedError).currentEtag).toBe(current.etag);
+    expect(current.value.description).toBe('first editor');
+    await expect(admin.clients.revoke(created.clientId, { ifMatch: first.etag })).rejects.toBeInstanceOf(
+      PreconditionFailedError,
+    );
+    expect((await admin.clients.revoke(created.clientId, { ifMatch: current.etag })).clientId).toBe(
+      created.clientId,
+    );
+    await admin.close();
   });
 
   it('a validation failure is a BadRequestError with the contract code (INVALID_PARAMETER), never retried', async () => {

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rawRequest, requestAccessToken, runEntry } from '@catalog/server-runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JsonReply } from '../support/json-reply.ts';
 import { report } from '../support/settings.ts';
 import { clusterStack, type E2EStack } from '../support/stack.ts';
 import { openStoreConnection } from '../support/store-connection.ts';
@@ -42,6 +43,46 @@ afterAll(async () => {
 });
 
 const search = '/products/search?size=1';
+
+describe('admin writes racing through different instances (issue 29: conditional writes)', () => {
+  it("two administrators write the product they both read, each through another API instance at once: exactly one 200, the other 412 with the winner's ETag, and the stored record is the winner's", async () => {
+    const [one, other] = cluster.api;
+    const created = await direct(one, '/products', {
+      method: 'POST',
+      token: admin,
+      body: { productCode: 'RACE-1', name: 'Raced', internalNote: 'before' },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = (created.body as { id: string }).id;
+    // The tag is the same from either instance: it is the stored version's, not an instance's.
+    const readOne = await direct(one, `/admin/products/${id}`, { token: admin });
+    const readOther = await direct(other, `/admin/products/${id}`, { token: admin });
+    const tag = String(readOne.headers.etag);
+    expect(String(readOther.headers.etag)).toBe(tag);
+
+    const replies = await Promise.all(
+      [one, other].map((instance, index) =>
+        direct(instance, `/products/${id}`, {
+          method: 'PUT',
+          token: admin,
+          headers: { 'if-match': tag },
+          body: { productCode: 'RACE-1', name: 'Raced', internalNote: `written through ${index}` },
+        }),
+      ),
+    );
+    expect(replies.map((reply) => reply.status).sort()).toEqual([200, 412]);
+    const [winner, loser] = [200, 412].map((status) => replies.find((reply) => reply.status === status)) as [
+      JsonReply,
+      JsonReply,
+    ];
+    expect(loser.body).toMatchObject({ error: 'PRECONDITION_FAILED' });
+    expect(String(loser.headers.etag)).toBe(String(winner.headers.etag));
+    const stored = await stack.api(`/admin/products/${id}`, { token: admin });
+    expect((stored.body as { internalNote: string }).internalNote).toBe(
+      (winner.body as { internalNote: string }).internalNote,
+    );
+  });
+});
 
 describe('[5 rule 8] revocation reaches every instance', () => {
   it('[5 rule 8][8 Revocation][3 active→revoked] a client revoked through one API instance: its token refused (403) by the other from the very next request, and through nginx; neither token server issues it a token', async () => {

@@ -223,6 +223,48 @@ describe('admin console', () => {
     await context.close();
   });
 
+  it('two administrators editing one client: the later save is refused as "changed by someone else since you opened it", and Reload shows the other change', async () => {
+    const adminToken = await stack.adminIdToken();
+    const clientName = 'Two admins';
+    const created = await stack.api('/oauth/clients', {
+      method: 'POST',
+      token: adminToken,
+      body: { clientName, scopes: ['products.read'] },
+    });
+    expect(created.status).toBe(201);
+    const clientId = (created.body as { clientId: string }).clientId;
+    const { context, page, problems } = await signedInPage();
+    await clientRow(page, clientName).getByRole('button', { name: 'Edit' }).click();
+    const editor = page.getByRole('region', { name: `Edit ${clientName}` });
+    const description = editor.getByLabel('Description');
+    // The form opens on the client's current version; the other administrator saves after that.
+    await editor.locator('fieldset[aria-busy="false"]').waitFor();
+    const elsewhere = await stack.api(`/oauth/clients/${clientId}`, {
+      method: 'PUT',
+      token: adminToken,
+      body: { description: 'changed in another tab' },
+    });
+    expect(elsewhere.status).toBe(200);
+
+    await description.fill('my change');
+    await editor.getByRole('button', { name: 'Save changes' }).click();
+    const alert = editor.getByRole('alert');
+    await alert.getByText('was changed by someone else since you opened it').waitFor();
+    const stored = await stack.api(`/oauth/clients/${clientId}`, { token: adminToken });
+    expect((stored.body as { description?: string }).description).toBe('changed in another tab');
+
+    await alert.getByRole('button', { name: 'Reload' }).click();
+    await alert.waitFor({ state: 'detached' });
+    await expect(description.inputValue()).resolves.toBe('changed in another tab');
+    await description.fill('my change, after reading theirs');
+    await editor.getByRole('button', { name: 'Save changes' }).click();
+    await editor.waitFor({ state: 'detached' });
+    const saved = await stack.api(`/oauth/clients/${clientId}`, { token: adminToken });
+    expect((saved.body as { description?: string }).description).toBe('my change, after reading theirs');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('shows each validation error of the API next to its field', async () => {
     const { context, page } = await signedInPage();
     await page.getByRole('button', { name: 'New client' }).click();

@@ -26,6 +26,19 @@ export class ApiError extends Error {
 
 export const ADMIN_ROLE_REQUIRED = 'Admin role required';
 
+/** The contract code of a conditional write that found the record changed since it was read (412). */
+export const PRECONDITION_FAILED = 'PRECONDITION_FAILED';
+
+/** Whether the write was refused because someone else changed the record since this page read it. */
+export const isChangedElsewhere = (error: unknown): boolean =>
+  error instanceof ApiError && error.status === 412;
+
+/** A record with the ETag of its version, to send back as If-Match with a write. */
+export interface Tagged<T> {
+  readonly value: T;
+  readonly etag: string;
+}
+
 export type QueryValue = string | number | boolean | null | undefined;
 
 export interface RequestOptions {
@@ -33,6 +46,8 @@ export interface RequestOptions {
   readonly query?: Readonly<Record<string, QueryValue>>;
   readonly body?: unknown;
   readonly signal?: AbortSignal;
+  /** The ETag of the read a write starts from: the API refuses it (412) if the record changed since. */
+  readonly ifMatch?: string;
 }
 
 /** `?a=1&b=x` from the non-empty values, in order. */
@@ -61,11 +76,16 @@ function errorFromBody(status: number, body: unknown, headerRequestId: string | 
 
 export interface ApiClient {
   request<T>(path: string, options?: RequestOptions): Promise<T>;
+  /** The same, with the record's ETag. */
+  requestTagged<T>(path: string, options?: RequestOptions): Promise<Tagged<T>>;
 }
 
 export function createApiClient(apiBaseUrl: string): ApiClient {
-  return {
+  const client: ApiClient = {
     async request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+      return (await client.requestTagged<T>(path, options)).value;
+    },
+    async requestTagged<T>(path: string, options: RequestOptions = {}): Promise<Tagged<T>> {
       const token = currentIdToken();
       if (token === null) throw new ApiError(401, 'Your session has ended.');
       const headers: Record<string, string> = {
@@ -78,6 +98,7 @@ export function createApiClient(apiBaseUrl: string): ApiClient {
         init.body = JSON.stringify(options.body);
       }
       if (options.signal !== undefined) init.signal = options.signal;
+      if (options.ifMatch !== undefined) headers['If-Match'] = options.ifMatch;
       let response: Response;
       try {
         response = await fetch(`${apiBaseUrl}${path}${queryString(options.query)}`, init);
@@ -86,11 +107,12 @@ export function createApiClient(apiBaseUrl: string): ApiClient {
         throw new ApiError(0, 'The catalog API could not be reached. Check your connection and try again.');
       }
       const body: unknown = await response.json().catch(() => null);
-      if (response.ok) return body as T;
+      if (response.ok) return { value: body as T, etag: response.headers.get('ETag') ?? '' };
       const apiError = errorFromBody(response.status, body, response.headers.get('X-Request-Id'));
       if (response.status === 401) endSession();
       else if (response.status === 403 && apiError.message === ADMIN_ROLE_REQUIRED) markNotAdmin();
       throw apiError;
     },
   };
+  return client;
 }

@@ -1,4 +1,5 @@
 import { type FormEvent, useCallback, useState } from 'react';
+import { isChangedElsewhere } from '../api/client.ts';
 import type { WebChannel } from '../api/types.ts';
 import { useApp } from '../app-context.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
@@ -15,11 +16,12 @@ const RENAME_FIELDS = ['name'] as const;
 export function ChannelsPage() {
   usePageTitle('Web channels');
   const { api } = useApp();
-  const load = useCallback((signal: AbortSignal) => api.listChannels(signal), [api]);
+  const load = useCallback((signal: AbortSignal) => api.listChannelsTagged(signal), [api]);
   const [list, reload] = useLoad(load);
   const [editing, setEditing] = useState<string | null>(null);
   const [notice, setNotice] = useState('');
-  const channels = list.state === 'ready' ? list.value.channels : null;
+  const channels = list.state === 'ready' ? list.value.value.channels : null;
+  const registryEtag = list.state === 'ready' ? list.value.etag : undefined;
 
   return (
     <>
@@ -66,6 +68,12 @@ export function ChannelsPage() {
                       {editing === channel.slug ? (
                         <RenameChannelForm
                           channel={channel}
+                          registryEtag={registryEtag}
+                          onReload={() => {
+                            setEditing(null);
+                            setNotice('The web channels were reloaded: rename again from the current names.');
+                            reload();
+                          }}
                           onCancel={() => setEditing(null)}
                           onSaved={(saved) => {
                             setEditing(null);
@@ -161,10 +169,15 @@ function NewChannelForm({ onCreated }: { readonly onCreated: (channel: WebChanne
 
 function RenameChannelForm({
   channel,
+  registryEtag,
+  onReload,
   onSaved,
   onCancel,
 }: {
   readonly channel: WebChannel;
+  /** The registry's version this page shows: a rename is made against it only. */
+  readonly registryEtag: string | undefined;
+  readonly onReload: () => void;
   readonly onSaved: (channel: WebChannel) => void;
   readonly onCancel: () => void;
 }) {
@@ -175,8 +188,11 @@ function RenameChannelForm({
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    return run(async () => onSaved(await api.updateChannel({ slug: channel.slug, name: name.trim() })));
+    return run(async () =>
+      onSaved(await api.updateChannel({ slug: channel.slug, name: name.trim() }, registryEtag)),
+    );
   };
+  const changedElsewhere = errors !== null && isChangedElsewhere(errors.error);
   return (
     <form className="inline-form" onSubmit={submit} noValidate>
       <div className="field">
@@ -191,7 +207,19 @@ function RenameChannelForm({
         />
         <FieldErrorText id={`${id}-name-error`} messages={fieldErrors.name} />
       </div>
-      {errors !== null && (
+      {changedElsewhere && (
+        <div className="alert alert-error" role="alert">
+          <p className="alert-title">The channel was not renamed.</p>
+          <p>
+            The web channels were changed by someone else since this page loaded them. Reload to see the
+            current names, then rename again.
+          </p>
+          <button type="button" className="button-secondary" onClick={onReload}>
+            Reload
+          </button>
+        </div>
+      )}
+      {errors !== null && !changedElsewhere && (
         <ErrorAlert error={errors.error} title="The channel was not renamed." extra={errors.unmatched} />
       )}
       <div className="button-row">

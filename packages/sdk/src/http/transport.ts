@@ -71,10 +71,12 @@ export interface Authorizer {
 }
 
 export interface HttpCall {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   readonly url: URL;
   readonly body?: string;
   readonly contentType?: string;
+  /** Makes a write conditional on the record's version (an ETag from a read). */
+  readonly ifMatch?: string;
   readonly auth?: Authorizer;
   /** Skip client-side pacing (token endpoint: another host, other limits). */
   readonly unpaced?: boolean;
@@ -84,6 +86,8 @@ export interface HttpReply<T> {
   readonly status: number;
   readonly body: T;
   readonly requestId: string | undefined;
+  /** The record's version, on the admin reads and writes that send one. */
+  readonly etag: string | undefined;
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {
@@ -211,6 +215,7 @@ async function sendOnce<T>(
     traceparent,
   };
   if (call.contentType !== undefined) headers['content-type'] = call.contentType;
+  if (call.ifMatch !== undefined) headers['if-match'] = call.ifMatch;
   let authorization: string | undefined;
   if (call.auth !== undefined) {
     try {
@@ -265,7 +270,12 @@ async function sendOnce<T>(
     requestId,
   });
   if (response.statusCode >= 200 && response.statusCode < 300) {
-    return { status: response.statusCode, body: body as T, requestId };
+    return {
+      status: response.statusCode,
+      body: body as T,
+      requestId,
+      etag: headerValue(response.headers.etag),
+    };
   }
   if (response.statusCode === 401 && authorization !== undefined) call.auth?.rejected(authorization);
   return errorFromResponse({
@@ -273,5 +283,6 @@ async function sendOnce<T>(
     body,
     requestId,
     retryAfterMs: parseRetryAfter(response.headers['retry-after']),
+    etag: headerValue(response.headers.etag),
   });
 }

@@ -1,4 +1,5 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { isChangedElsewhere, type Tagged } from '../../api/client.ts';
 import type { ClientUpdateRequest, GrantableScope, M2MClient, WebChannel } from '../../api/types.ts';
 import { useApp } from '../../app-context.ts';
 import { ChannelSelect } from '../../components/ChannelSelect.tsx';
@@ -39,6 +40,10 @@ export function EditClientForm({
 }) {
   const { api } = useApp();
   const prefix = `edit-${client.clientId}`;
+  // The version this form edits: the client as the API has it now, with its ETag. A save is made
+  // against that version only, so another administrator's change since is never overwritten.
+  const [base, setBase] = useState<Tagged<M2MClient> | null>(null);
+  const [loadError, setLoadError] = useState<unknown>(null);
   const [clientName, setClientName] = useState(client.clientName);
   const [description, setDescription] = useState(client.description ?? '');
   const [scopes, setScopes] = useState<GrantableScope[]>([...client.scopes]);
@@ -46,62 +51,113 @@ export function EditClientForm({
   const { busy, errors, fieldErrors, run } = useSubmission(FIELDS);
   const [notice, setNotice] = useState('');
 
+  const open = useCallback(
+    (signal?: AbortSignal) =>
+      api.getClient(client.clientId, signal).then(
+        (tagged) => {
+          const current = tagged.value;
+          setBase(tagged);
+          setLoadError(null);
+          setClientName(current.clientName);
+          setDescription(current.description ?? '');
+          setScopes([...current.scopes]);
+          setChannel(current.channel ?? '');
+        },
+        (error: unknown) => {
+          if (!signal?.aborted) setLoadError(error);
+        },
+      ),
+    [api, client.clientId],
+  );
+  useEffect(() => {
+    const controller = new AbortController();
+    void open(controller.signal);
+    return () => controller.abort();
+  }, [open]);
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setNotice('');
-    const body = changedFields(client, { clientName, description, scopes, channel });
+    if (base === null) return;
+    const body = changedFields(base.value, { clientName, description, scopes, channel });
     if (Object.keys(body).length === 0) {
       setNotice('Nothing changed: change at least one field.');
       return;
     }
-    return run(async () => onSaved(await api.updateClient(client.clientId, body)));
+    return run(async () => onSaved(await api.updateClient(client.clientId, body, base.etag)));
   };
+  const reload = () => {
+    setNotice('');
+    return run(() => open());
+  };
+  const changedElsewhere = errors !== null && isChangedElsewhere(errors.error);
 
   return (
     <section className="inline-panel" aria-labelledby={`${prefix}-heading`}>
       <h3 id={`${prefix}-heading`}>Edit {client.clientName}</h3>
       <form onSubmit={submit} noValidate>
-        <div className="field">
-          <label htmlFor={`${prefix}-name`}>Client name</label>
-          <input
-            id={`${prefix}-name`}
-            type="text"
-            value={clientName}
-            autoComplete="off"
-            onChange={(e) => setClientName(e.target.value)}
-            {...describedBy(`${prefix}-name-error`, fieldErrors.clientName)}
+        {/* Closed until the client's current version is in: nothing typed before is overwritten by it. */}
+        <fieldset className="bare-fieldset" disabled={base === null} aria-busy={base === null}>
+          <div className="field">
+            <label htmlFor={`${prefix}-name`}>Client name</label>
+            <input
+              id={`${prefix}-name`}
+              type="text"
+              value={clientName}
+              autoComplete="off"
+              onChange={(e) => setClientName(e.target.value)}
+              {...describedBy(`${prefix}-name-error`, fieldErrors.clientName)}
+            />
+            <FieldErrorText id={`${prefix}-name-error`} messages={fieldErrors.clientName} />
+          </div>
+          <div className="field">
+            <label htmlFor={`${prefix}-description`}>Description</label>
+            <textarea
+              id={`${prefix}-description`}
+              rows={2}
+              value={description}
+              onChange={(e) => setDescription(e.target.value)}
+              {...describedBy(`${prefix}-description-error`, fieldErrors.description)}
+            />
+            <FieldErrorText id={`${prefix}-description-error`} messages={fieldErrors.description} />
+          </div>
+          <ScopeCheckboxes
+            idPrefix={prefix}
+            value={scopes}
+            onChange={setScopes}
+            errors={fieldErrors.scopes}
           />
-          <FieldErrorText id={`${prefix}-name-error`} messages={fieldErrors.clientName} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${prefix}-description`}>Description</label>
-          <textarea
-            id={`${prefix}-description`}
-            rows={2}
-            value={description}
-            onChange={(e) => setDescription(e.target.value)}
-            {...describedBy(`${prefix}-description-error`, fieldErrors.description)}
+          <ChannelSelect
+            id={`${prefix}-channel`}
+            channels={channels}
+            value={channel}
+            onChange={setChannel}
+            errors={fieldErrors.channel}
           />
-          <FieldErrorText id={`${prefix}-description-error`} messages={fieldErrors.description} />
-        </div>
-        <ScopeCheckboxes idPrefix={prefix} value={scopes} onChange={setScopes} errors={fieldErrors.scopes} />
-        <ChannelSelect
-          id={`${prefix}-channel`}
-          channels={channels}
-          value={channel}
-          onChange={setChannel}
-          errors={fieldErrors.channel}
-        />
+        </fieldset>
         {notice !== '' && (
           <p className="notice" role="status">
             {notice}
           </p>
         )}
-        {errors !== null && (
+        {loadError !== null && <ErrorAlert error={loadError} title="The client could not be loaded." />}
+        {changedElsewhere && (
+          <div className="alert alert-error" role="alert">
+            <p className="alert-title">The client was not updated.</p>
+            <p>
+              {client.clientName} was changed by someone else since you opened it. Reload to see their changes
+              (yours are discarded), then edit again.
+            </p>
+            <button type="button" className="button-secondary" onClick={reload} disabled={busy}>
+              Reload
+            </button>
+          </div>
+        )}
+        {errors !== null && !changedElsewhere && (
           <ErrorAlert error={errors.error} title="The client was not updated." extra={errors.unmatched} />
         )}
         <div className="button-row">
-          <button type="submit" className="button-primary" disabled={busy}>
+          <button type="submit" className="button-primary" disabled={busy || base === null}>
             Save changes
           </button>
           <button type="button" className="button-secondary" onClick={onCancel}>
