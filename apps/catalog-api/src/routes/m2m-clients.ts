@@ -1,5 +1,5 @@
 import { ServiceError } from '@catalog/contracts';
-import type { Actor } from '@catalog/store';
+import type { Actor, ClientPatch } from '@catalog/store';
 import type Router from '@koa/router';
 import type { Principal } from '../auth/principal.ts';
 import {
@@ -13,7 +13,6 @@ import { clientValidationError } from '../domain/clients/client-validation-error
 import type { AppState } from '../http/app-state.ts';
 import { auditContextOf } from '../http/audit-context.ts';
 import { contractRoute, type RouteContext } from '../http/contract-route.ts';
-import { defined } from '../http/defined.ts';
 import { sendEntityTag, type TagTarget, writeIfMatch } from '../http/entity-tags.ts';
 import { publicBaseUrl } from '../http/public-base-url.ts';
 import { projectClient } from '../projection/project-catalog.ts';
@@ -89,26 +88,23 @@ export function m2mClientRoutes(router: Router<AppState>, deps: RouteDeps): void
     asClientError,
   );
 
+  /** PUT and PATCH: a PUT body's fields are the merge patch's, except that none may be null. */
+  const updateClientAt = async (ctx: RouteContext, clientId: string, patch: ClientPatch) => {
+    const client = await writeIfMatch(
+      ctx,
+      clientTag(clientId),
+      'optional',
+      (expected) => updateClient({ store, clientId, patch, expected, audit: auditContextOf(ctx) }),
+      versionOf,
+    );
+    ctx.body = projectClient(client);
+  };
+
   contractRoute(
     router,
     guards,
     'updateM2MClient',
-    async (ctx, { params: { clientId }, body }) => {
-      const patch = defined({
-        clientName: body.clientName,
-        description: body.description,
-        scopes: body.scopes,
-        channel: body.channel,
-      });
-      const client = await writeIfMatch(
-        ctx,
-        clientTag(clientId),
-        'optional',
-        (expected) => updateClient({ store, clientId, patch, expected, audit: auditContextOf(ctx) }),
-        versionOf,
-      );
-      ctx.body = projectClient(client);
-    },
+    (ctx, { params: { clientId }, body }) => updateClientAt(ctx, clientId, clientPatchOf(body)),
     asClientError,
   );
 
@@ -116,17 +112,7 @@ export function m2mClientRoutes(router: Router<AppState>, deps: RouteDeps): void
     router,
     guards,
     'patchM2MClient',
-    async (ctx, { params: { clientId }, body }) => {
-      const client = await writeIfMatch(
-        ctx,
-        clientTag(clientId),
-        'optional',
-        (expected) =>
-          updateClient({ store, clientId, patch: clientPatchOf(body), expected, audit: auditContextOf(ctx) }),
-        versionOf,
-      );
-      ctx.body = projectClient(client);
-    },
+    (ctx, { params: { clientId }, body }) => updateClientAt(ctx, clientId, clientPatchOf(body)),
     asClientError,
   );
 

@@ -129,9 +129,9 @@ export async function recordRotationRequest(input: {
 }
 
 /**
- * A merge patch (RFC 7396) of a client's writable fields as the patch of `updateClient`: the fields
- * are all top-level, so each member is that field's new value, and `null` removes it: a channel
- * binding is undone, a description emptied (the schema lets no other field be null).
+ * The body of a PUT or of a merge patch (RFC 7396) as the patch of `updateClient`: the fields are all
+ * top-level, so each member is that field's new value; in a merge patch `null` removes it, which
+ * undoes a channel binding and empties a description (the schemas let no other field be null).
  */
 export function clientPatchOf(patch: {
   readonly clientName?: string | undefined;
