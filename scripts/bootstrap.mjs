@@ -39,21 +39,23 @@ if (pnpmVersion.status !== 0 || !pnpmVersion.stdout.startsWith('10.')) {
 // Debian packages the scripts run but cannot download themselves, installed in one apt run when they
 // are missing and this machine lets us (root with apt): the console's browser suite drives Debian's
 // Chromium (Playwright cannot download its own browser here), and the cluster (its tests and
-// `pnpm start:cluster`) runs Debian's nginx. The `nginx` package: on Debian 12 nginx-light is that
-// same package plus an echo module the configuration does not use.
+// `pnpm start:cluster`) runs Debian's nginx, and the console suite pastes the curl snippet a new
+// client's panel shows into a shell, as an administrator would. The `nginx` package: on Debian 12
+// nginx-light is that same package plus an echo module the configuration does not use.
 const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const onPath = (name, extra = []) =>
+  [...(process.env.PATH ?? '').split(delimiter), ...extra].some((dir) => dir && existsSync(join(dir, name)));
 const nginxInstalled = () =>
-  process.env.NGINX_PATH
-    ? existsSync(process.env.NGINX_PATH)
-    : [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin'].some(
-        (dir) => dir && existsSync(join(dir, 'nginx')),
-      );
+  process.env.NGINX_PATH ? existsSync(process.env.NGINX_PATH) : onPath('nginx', ['/usr/sbin']);
 const missing = [];
 if (script === 'test:all' && !existsSync(chromium)) {
   missing.push({
     packages: ['chromium', 'fonts-liberation'],
     need: `the console tests need Chromium at ${chromium}: install Debian's "chromium" package (or set CHROMIUM_PATH)`,
   });
+}
+if (script === 'test:all' && !onPath('curl')) {
+  missing.push({ packages: ['curl'], need: `the console tests run curl: install Debian's "curl" package` });
 }
 if ((script === 'test:all' || script === 'start:cluster:services') && !nginxInstalled()) {
   missing.push({

@@ -7,6 +7,8 @@ export interface ConsoleConfig {
   readonly authorizationEndpoint: string;
   readonly apiBaseUrl: string;
   readonly basePath: string;
+  /** Where the embedded default's own CA certificate is on the servers' machine; null with a real CA. */
+  readonly localCaFile: string | null;
 }
 
 const KEYS = ['issuer', 'clientId', 'tokenEndpoint', 'authorizationEndpoint', 'apiBaseUrl'] as const;
@@ -24,6 +26,8 @@ export function parseConsoleConfig(value: unknown): ConsoleConfig {
     authorizationEndpoint: String(record.authorizationEndpoint),
     apiBaseUrl: String(record.apiBaseUrl).replace(/\/+$/, ''),
     basePath: typeof record.basePath === 'string' ? record.basePath : '',
+    localCaFile:
+      typeof record.localCaFile === 'string' && record.localCaFile !== '' ? record.localCaFile : null,
   };
 }
 

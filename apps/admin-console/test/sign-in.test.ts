@@ -65,6 +65,7 @@ beforeAll(async () => {
     authorizationEndpoint: 'https://auth.test/oauth2/authorize',
     apiBaseUrl: 'https://catalog.test',
     basePath: '/console',
+    localCaFile: null,
   };
 });
 afterAll(async () => {

@@ -2,18 +2,30 @@ import { describe, expect, it } from 'vitest';
 import { authUrlOf, curlTokenCommand, sdkSnippet, shellQuote } from '../src/domain/snippets.ts';
 
 describe('curl snippet', () => {
-  it('asks for the client credentials token with the prefixed scopes', () => {
+  it('asks for the token with the prefixed scopes, loud on failure, the local CA given, the secret from the environment', () => {
     expect(
       curlTokenCommand({
         tokenEndpoint: 'https://localhost:4000/oauth2/token',
         clientId: 'abcdefghijklmnopqrstuvwxyz',
-        clientSecret: 's3cr3t-_X',
         scopes: ['products.read', 'brands.read'],
+        caFile: '/srv/catalog data/tls/ca.pem',
       }),
     ).toBe(
-      'curl -s https://localhost:4000/oauth2/token -d grant_type=client_credentials -d client_id=abcdefghijklmnopqrstuvwxyz ' +
-        "--data-urlencode client_secret=s3cr3t-_X -d scope='crm-api/products.read crm-api/brands.read'",
+      "curl -sS --fail-with-body --cacert '/srv/catalog data/tls/ca.pem' https://localhost:4000/oauth2/token " +
+        '-d grant_type=client_credentials -d client_id=abcdefghijklmnopqrstuvwxyz ' +
+        `--data-urlencode "client_secret=$CATALOG_CLIENT_SECRET" -d scope='crm-api/products.read crm-api/brands.read'`,
     );
+  });
+
+  it('gives curl no --cacert when the servers have certificates of a real CA', () => {
+    const command = curlTokenCommand({
+      tokenEndpoint: 'https://auth.example.com/oauth2/token',
+      clientId: 'abcdefghijklmnopqrstuvwxyz',
+      scopes: ['products.read'],
+      caFile: null,
+    });
+    expect(command).not.toContain('--cacert');
+    expect(command).toMatch(/^curl -sS --fail-with-body https:\/\/auth\.example\.com\/oauth2\/token /);
   });
 
   it('quotes what the shell would split or expand', () => {
@@ -30,8 +42,11 @@ describe('SDK snippet', () => {
       apiBaseUrl: 'https://localhost:3000/prod',
       tokenEndpoint: 'https://localhost:4000/prod/oauth2/token',
       clientId: 'abcdefghijklmnopqrstuvwxyz',
+      caFile: '/srv/catalog/tls/ca.pem',
     });
     expect(text).toContain("import { createCatalogClient } from '@catalog/sdk';");
+    expect(text).toContain('ca: readFileSync("/srv/catalog/tls/ca.pem")');
+    expect(text).toContain("import { readFileSync } from 'node:fs';");
     expect(text).toContain('baseUrl: "https://localhost:3000/prod"');
     expect(text).toContain('authUrl: "https://localhost:4000/prod"');
     expect(text).toContain('clientId: "abcdefghijklmnopqrstuvwxyz"');

@@ -103,7 +103,7 @@ describe('the console page (issue 17)', () => {
 });
 
 describe('the console settings (config.json)', () => {
-  it('names the token server, the admin client, its endpoints, this API and the base path, never cached', async () => {
+  it('names the token server, the admin client, its endpoints, this API, the base path and the local CA, never cached', async () => {
     const reply = await stack.call<Record<string, unknown>>('/console/config.json');
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({
@@ -113,6 +113,8 @@ describe('the console settings (config.json)', () => {
       tokenEndpoint: `${stack.auth.url}/oauth2/token`,
       apiBaseUrl: stack.api.url,
       basePath: '',
+      // The embedded default's own CA, for the snippets shown with a new client's secret.
+      localCaFile: join(stack.dataDir, 'tls', 'ca.pem'),
     });
     expect(header(reply, 'cache-control')).toBe('no-store');
   });

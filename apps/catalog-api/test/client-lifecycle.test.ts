@@ -162,6 +162,26 @@ describe('PUT /oauth/clients/{clientId} (spec 3, 4.2)', () => {
     expect(reply.body.errors[0]?.field).toBe('channel');
   });
 
+  it('refuses to take every scope away (at least one, as on create), by PUT and by PATCH, and keeps the scopes', async () => {
+    const created = await create({ clientName: 'Scoped', scopes: ['products.read'] });
+    const path = `/oauth/clients/${created.body.clientId}`;
+    for (const [method, contentType] of [
+      ['PUT', 'application/json'],
+      ['PATCH', 'application/merge-patch+json'],
+    ] as const) {
+      const reply = await stack.call<{ error: string; errors: { field: string; message: string }[] }>(path, {
+        method,
+        token: admin,
+        headers: { 'Content-Type': contentType },
+        body: { scopes: [] },
+      });
+      expect(reply.status, method).toBe(400);
+      expect(reply.body.error).toBe('INVALID_PARAMETER');
+      expect(reply.body.errors[0]?.field).toBe('scopes');
+    }
+    expect((await stack.store.clients.get(created.body.clientId))?.scopes).toEqual(['products.read']);
+  });
+
   it('refuses an empty body (at least one field)', async () => {
     const created = await create({ clientName: 'Empty', scopes: ['products.read'] });
     const reply = await stack.call(`/oauth/clients/${created.body.clientId}`, {

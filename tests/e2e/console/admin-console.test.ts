@@ -4,6 +4,8 @@
 // revoke, the token refused), a non-administrator, an ID token that expires mid-session, axe-core
 // over every page at both sizes, and nothing secret left in the browser's storage.
 
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { requestAccessToken } from '@catalog/server-runtime/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +20,8 @@ import {
   watchPageProblems,
 } from './support/browser.ts';
 import { consoleUrl, signInThroughConsole, startConsoleStack } from './support/console-stack.ts';
+
+const run = promisify(execFile);
 
 let stack: E2EStack;
 let browser: Browser;
@@ -53,6 +57,21 @@ async function storedInBrowser(context: BrowserContext, page: Page): Promise<str
   const storages = await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }));
   const cookies = await context.cookies(stack.baseUrl);
   return `${storages} ${JSON.stringify(cookies)}`;
+}
+
+/** A command run by `sh -c` as pasted into a terminal, with these variables exported first; never throws. */
+async function inShell(
+  command: string,
+  variables: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const exports = Object.entries(variables).map(([name, value]) => `export ${name}='${value}'; `);
+    const { stdout, stderr } = await run('sh', ['-c', `${exports.join('')}${command}`]);
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
 }
 
 const clientRow = (page: Page, name: string) => page.getByRole('row').filter({ hasText: name });
@@ -132,6 +151,19 @@ describe('admin console', () => {
     const snippets = (await created.textContent()) ?? '';
     expect(snippets).toContain('curl');
     expect(snippets).toContain('crm-api/products.read');
+    expect(snippets).not.toContain(secret);
+    // The curl snippet works pasted into a shell, the secret in the environment as the panel says;
+    // with a wrong secret it fails loudly: a non-zero exit and the token server's error body.
+    const curl = (await created.getByTestId('curl-snippet').textContent()) ?? '';
+    const pasted = await inShell(curl, { CATALOG_CLIENT_SECRET: secret });
+    expect(pasted.code, pasted.stderr).toBe(0);
+    expect(JSON.parse(pasted.stdout)).toMatchObject({
+      token_type: 'Bearer',
+      access_token: expect.any(String),
+    });
+    const wrongSecret = await inShell(curl, { CATALOG_CLIENT_SECRET: 'not-the-secret' });
+    expect(wrongSecret.code).not.toBe(0);
+    expect(wrongSecret.stdout).toContain('invalid_client');
 
     // Nothing secret written to the browser's storage or cookies.
     expect(await storedInBrowser(context, page)).not.toContain(secret);
@@ -261,6 +293,33 @@ describe('admin console', () => {
     await editor.waitFor({ state: 'detached' });
     const saved = await stack.api(`/oauth/clients/${clientId}`, { token: adminToken });
     expect((saved.body as { description?: string }).description).toBe('my change, after reading theirs');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('editing a client down to no scope is refused in the form (a client without scopes can obtain no token), and the API is not called', async () => {
+    const adminToken = await stack.adminIdToken();
+    const clientName = 'Needs a scope';
+    const created = await stack.api('/oauth/clients', {
+      method: 'POST',
+      token: adminToken,
+      body: { clientName, scopes: ['products.read'] },
+    });
+    const clientId = (created.body as { clientId: string }).clientId;
+    const { context, page, problems } = await signedInPage();
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'PUT') sent.push(request.url());
+    });
+    await clientRow(page, clientName).getByRole('button', { name: 'Edit' }).click();
+    const editor = page.getByRole('region', { name: `Edit ${clientName}` });
+    await editor.locator('fieldset[aria-busy="false"]').waitFor();
+    await editor.getByRole('checkbox', { name: 'products.read' }).uncheck();
+    await editor.getByRole('button', { name: 'Save changes' }).click();
+    await editor.getByText('Choose at least one scope').waitFor();
+    expect(sent).toEqual([]);
+    const stored = await stack.api(`/oauth/clients/${clientId}`, { token: adminToken });
+    expect((stored.body as { scopes: string[] }).scopes).toEqual(['products.read']);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -8,21 +8,31 @@ export function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
+/** The environment variable the snippets read the secret from: never in the command, its history or a screen share. */
+export const SECRET_VARIABLE = 'CATALOG_CLIENT_SECRET';
+
 export interface CurlSnippetInput {
   readonly tokenEndpoint: string;
   readonly clientId: string;
-  readonly clientSecret: string;
   readonly scopes: readonly GrantableScope[];
+  /** The embedded default's CA certificate, which curl must be given; null with a real CA. */
+  readonly caFile: string | null;
 }
 
-/** The client-credentials token request with curl (spec 4.3). */
+/**
+ * The client-credentials token request with curl (spec 4.3), to paste as it is: silent but for
+ * errors (`-sS`), the token server's error body printed and a non-zero exit on a refusal
+ * (`--fail-with-body`), the local CA when there is one, the secret from the environment.
+ */
 export function curlTokenCommand(input: CurlSnippetInput): string {
   const scope = input.scopes.map(tokenScope).join(' ');
   return [
-    `curl -s ${shellQuote(input.tokenEndpoint)}`,
+    'curl -sS --fail-with-body',
+    ...(input.caFile === null ? [] : [`--cacert ${shellQuote(input.caFile)}`]),
+    shellQuote(input.tokenEndpoint),
     '-d grant_type=client_credentials',
     `-d client_id=${shellQuote(input.clientId)}`,
-    `--data-urlencode client_secret=${shellQuote(input.clientSecret)}`,
+    `--data-urlencode "client_secret=$${SECRET_VARIABLE}"`,
     `-d scope='${scope.replace(/'/g, `'\\''`)}'`,
   ].join(' ');
 }
@@ -36,18 +46,23 @@ export interface SdkSnippetInput {
   readonly apiBaseUrl: string;
   readonly tokenEndpoint: string;
   readonly clientId: string;
+  /** The embedded default's CA certificate, which the SDK must be given (`ca`); null with a real CA. */
+  readonly caFile: string | null;
 }
 
 /** `@catalog/sdk`'s createCatalogClient with this client; the secret comes from the environment. */
 export function sdkSnippet(input: SdkSnippetInput): string {
+  const local = input.caFile !== null;
   return [
+    ...(local ? ["import { readFileSync } from 'node:fs';"] : []),
     "import { createCatalogClient } from '@catalog/sdk';",
     '',
     'const client = createCatalogClient({',
     `  baseUrl: ${JSON.stringify(input.apiBaseUrl)},`,
     `  authUrl: ${JSON.stringify(authUrlOf(input.tokenEndpoint))}, // tokens come from {authUrl}/oauth2/token`,
     `  clientId: ${JSON.stringify(input.clientId)},`,
-    '  clientSecret: process.env.CATALOG_CLIENT_SECRET, // the secret shown above',
+    `  clientSecret: process.env.${SECRET_VARIABLE}, // the secret shown above`,
+    ...(local ? [`  ca: readFileSync(${JSON.stringify(input.caFile)}), // the servers' local CA`] : []),
     '});',
     '',
     "const page = await client.products.search({ q: 'drill', size: 20 });",

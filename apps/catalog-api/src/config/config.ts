@@ -60,6 +60,11 @@ export interface TokenTrustConfig {
 
 export interface CatalogApiConfig extends ServiceSettingsWithData {
   readonly tokens: TokenTrustConfig;
+  /**
+   * The CA certificate the embedded default made for both servers (DATA_DIR/tls/ca.pem), which a
+   * caller on this machine passes to curl and the SDK; undefined with certificates of a real CA.
+   */
+  readonly localCaFile: string | undefined;
   readonly rateLimits: RateLimitConfig;
   readonly clientSecretPepper: string | undefined;
   /** SYNC_TOKEN_SECRET; unset, the key kept in DATA_DIR. */
@@ -101,6 +106,7 @@ export function loadCatalogApiConfig(
       caFile: extra.AUTH_CA_FILE ?? localCa,
       tokenEndpoint: `${issuer}/oauth2/token`,
     }),
+    localCaFile: localCa,
     rateLimits: Object.freeze({
       rps: extra.RATE_LIMIT_RPS,
       burst: extra.RATE_LIMIT_BURST,

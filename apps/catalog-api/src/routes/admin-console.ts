@@ -121,6 +121,8 @@ export function adminConsoleRoutes(
       tokenEndpoint: config.tokens.tokenEndpoint,
       apiBaseUrl: publicBaseUrl(ctx, config),
       basePath: config.basePath,
+      // For the snippets shown with a new client's secret: they must work when pasted here.
+      localCaFile: config.localCaFile ?? null,
     };
   });
 

@@ -5671,7 +5671,8 @@ export const catalogApiDocument = {
           },
           "scopes": {
             "type": "array",
-            "description": "Re-issues the allowed scopes; tokens already issued keep theirs until they expire.",
+            "minItems": 1,
+            "description": "Re-issues the allowed scopes; tokens already issued keep theirs until they expire. At least one, as on\ncreate (spec 4.2: \"same allowed values as create\"): a client with none could obtain no token.\n",
             "items": {
               "$ref": "#/components/schemas/GrantableScope"
             }

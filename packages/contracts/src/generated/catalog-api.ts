@@ -1458,7 +1458,10 @@ export interface components {
         ClientUpdateRequest: {
             clientName?: components["schemas"]["ClientName"];
             description?: components["schemas"]["ClientDescription"];
-            /** @description Re-issues the allowed scopes; tokens already issued keep theirs until they expire. */
+            /**
+             * @description Re-issues the allowed scopes; tokens already issued keep theirs until they expire. At least one, as on
+             *     create (spec 4.2: "same allowed values as create"): a client with none could obtain no token.
+             */
             scopes?: components["schemas"]["GrantableScope"][];
             /** @description Slug of a channel of the web-channel registry (else 400); null unbinds. */
             channel?: string | null;

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useApp } from '../../app-context.ts';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
-import { curlTokenCommand, sdkSnippet } from '../../domain/snippets.ts';
+import { curlTokenCommand, SECRET_VARIABLE, sdkSnippet } from '../../domain/snippets.ts';
 import type { CreatedResult } from './CreateClientForm.tsx';
 
 /** Shown once after creation: the secret, how to use it, and a button that forgets it. */
@@ -79,13 +79,21 @@ export function CreatedClientPanel({
         </p>
       </div>
       <h3>Get a token with curl</h3>
-      <pre className="snippet">
+      <p className="hint">
+        Both snippets read the secret from the environment variable <code>{SECRET_VARIABLE}</code>: set it
+        first without it landing in your shell history, for example{' '}
         <code>
+          read -rs {SECRET_VARIABLE} &amp;&amp; export {SECRET_VARIABLE}
+        </code>{' '}
+        and paste the secret.
+      </p>
+      <pre className="snippet">
+        <code data-testid="curl-snippet">
           {curlTokenCommand({
             tokenEndpoint: created.tokenEndpoint,
             clientId: created.clientId,
-            clientSecret: created.clientSecret,
             scopes: created.scopes,
+            caFile: config.localCaFile,
           })}
         </code>
       </pre>
@@ -96,6 +104,7 @@ export function CreatedClientPanel({
             apiBaseUrl: config.apiBaseUrl,
             tokenEndpoint: created.tokenEndpoint,
             clientId: created.clientId,
+            caFile: config.localCaFile,
           })}
         </code>
       </pre>

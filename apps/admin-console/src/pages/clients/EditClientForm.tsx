@@ -9,6 +9,7 @@ import { ScopeCheckboxes } from '../../components/ScopeCheckboxes.tsx';
 import { useSubmission } from '../../forms/use-submission.ts';
 
 const FIELDS = ['clientName', 'description', 'scopes', 'channel'] as const;
+export const NO_SCOPE_MESSAGE = 'Choose at least one scope: a client without scopes can obtain no token.';
 
 /** Only the fields that differ from the client (an empty object when nothing changed). */
 export function changedFields(
@@ -50,6 +51,8 @@ export function EditClientForm({
   const [channel, setChannel] = useState(client.channel ?? '');
   const { busy, errors, fieldErrors, run } = useSubmission(FIELDS);
   const [notice, setNotice] = useState('');
+  // Checked here first, as the API checks it: a client without scopes could obtain no token.
+  const [noScope, setNoScope] = useState(false);
 
   const open = useCallback(
     (signal?: AbortSignal) =>
@@ -79,6 +82,8 @@ export function EditClientForm({
     event.preventDefault();
     setNotice('');
     if (base === null) return;
+    setNoScope(scopes.length === 0);
+    if (scopes.length === 0) return;
     const body = changedFields(base.value, { clientName, description, scopes, channel });
     if (Object.keys(body).length === 0) {
       setNotice('Nothing changed: change at least one field.');
@@ -125,7 +130,7 @@ export function EditClientForm({
             idPrefix={prefix}
             value={scopes}
             onChange={setScopes}
-            errors={fieldErrors.scopes}
+            errors={noScope ? [NO_SCOPE_MESSAGE] : fieldErrors.scopes}
           />
           <ChannelSelect
             id={`${prefix}-channel`}
