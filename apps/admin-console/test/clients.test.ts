@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { M2MClient } from '../src/api/types.ts';
 import {
   clientBadges,
+  clientChoiceLabel,
   DAY_MS,
   daysUntilExpiry,
+  displayStatus,
   filterClients,
   formatDate,
   isUnused,
@@ -39,9 +41,8 @@ describe('clients that stand out', () => {
     );
     expect(clientBadges(client({ expiresAt: iso(NOW + 3_600_000) }), NOW)[0]?.text).toBe('Expires in 1 day');
     expect(clientBadges(client({ expiresAt: iso(NOW + 14 * DAY_MS + 1) }), NOW)).toEqual([]);
-    expect(clientBadges(client({ expiresAt: iso(NOW - 1) }), NOW)).toEqual([
-      { kind: 'expired', text: 'Expired' },
-    ]);
+    // Past its expiry a client is shown as expired (its status), not as an active one with a badge.
+    expect(clientBadges(client({ expiresAt: iso(NOW - 1) }), NOW)).toEqual([]);
     expect(daysUntilExpiry(client(), NOW)).toBeNull();
   });
 
@@ -69,6 +70,26 @@ describe('clients that stand out', () => {
   });
 });
 
+describe('an active client past its expiry', () => {
+  const expired = client({ clientName: 'Old feed', expiresAt: iso(NOW - 1) });
+
+  it('is shown as expired, and never as active', () => {
+    expect(displayStatus(expired, NOW)).toBe('expired');
+    expect(displayStatus(client({ expiresAt: iso(NOW + 1) }), NOW)).toBe('active');
+    expect(displayStatus(client({ status: 'revoked', expiresAt: iso(NOW - 1) }), NOW)).toBe('revoked');
+  });
+
+  it('is counted by the Expired filter, not by Active', () => {
+    const live = client({ clientId: 'D'.repeat(26), clientName: 'Live feed' });
+    expect(filterClients([expired, live], { status: 'active', text: '' }, NOW)).toEqual([live]);
+    expect(filterClients([expired, live], { status: 'expired', text: '' }, NOW)).toEqual([expired]);
+  });
+
+  it('is chosen by a label with its status and its id, so same-named clients are told apart', () => {
+    expect(clientChoiceLabel(expired, NOW)).toBe(`Old feed (expired) · ${'A'.repeat(26)}`);
+  });
+});
+
 describe('filtering', () => {
   const clients = [
     client({ clientId: 'A'.repeat(26), clientName: 'Web shop', channel: 'eu-shop' }),
@@ -83,24 +104,24 @@ describe('filtering', () => {
   const names = (list: M2MClient[]) => list.map((c) => c.clientName);
 
   it('by status', () => {
-    expect(names(filterClients(clients, { status: 'all', text: '' }))).toEqual([
+    expect(names(filterClients(clients, { status: 'all', text: '' }, NOW))).toEqual([
       'Web shop',
       'ERP sync',
       'Marketplace',
     ]);
-    expect(names(filterClients(clients, { status: 'revoked', text: '' }))).toEqual(['ERP sync']);
-    expect(names(filterClients(clients, { status: 'active', text: '' }))).toEqual([
+    expect(names(filterClients(clients, { status: 'revoked', text: '' }, NOW))).toEqual(['ERP sync']);
+    expect(names(filterClients(clients, { status: 'active', text: '' }, NOW))).toEqual([
       'Web shop',
       'Marketplace',
     ]);
   });
 
   it('by text in name, description, clientId and channel, case-insensitively', () => {
-    expect(names(filterClients(clients, { status: 'all', text: 'NIGHTLY' }))).toEqual(['ERP sync']);
-    expect(names(filterClients(clients, { status: 'all', text: 'eu-shop' }))).toEqual(['Web shop']);
-    expect(names(filterClients(clients, { status: 'all', text: 'cccc' }))).toEqual(['Marketplace']);
-    expect(names(filterClients(clients, { status: 'all', text: 'web market' }))).toEqual([]);
-    expect(names(filterClients(clients, { status: 'active', text: 'erp' }))).toEqual([]);
+    expect(names(filterClients(clients, { status: 'all', text: 'NIGHTLY' }, NOW))).toEqual(['ERP sync']);
+    expect(names(filterClients(clients, { status: 'all', text: 'eu-shop' }, NOW))).toEqual(['Web shop']);
+    expect(names(filterClients(clients, { status: 'all', text: 'cccc' }, NOW))).toEqual(['Marketplace']);
+    expect(names(filterClients(clients, { status: 'all', text: 'web market' }, NOW))).toEqual([]);
+    expect(names(filterClients(clients, { status: 'active', text: 'erp' }, NOW))).toEqual([]);
   });
 });
 

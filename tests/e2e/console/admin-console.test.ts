@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { requestAccessToken } from '@catalog/server-runtime/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ageClientPastExpiry } from '../conformance/support/aged-clients.ts';
 import { ADMIN_PASSWORD, type E2EStack } from '../support/stack.ts';
 import {
   launchChromium,
@@ -370,6 +371,26 @@ describe('admin console', () => {
     await page.getByLabel('Status').selectOption('active');
     await expect(page.getByRole('row').filter({ hasText: suffix }).count()).resolves.toBe(1);
     expect(soon.clientId).toMatch(/^[a-zA-Z0-9]{26}$/);
+    await context.close();
+  });
+
+  it('a client past its expiry is shown, filtered and chosen as expired, never as active', async () => {
+    const name = `Lapsed feed ${Date.now().toString(36)}`;
+    const lapsed = await stack.createClient(['products.read'], { clientName: name, expiresInDays: 1 });
+    await ageClientPastExpiry(stack, lapsed.clientId);
+    const { context, page, problems } = await signedInPage();
+    await page.getByLabel('Search clients').fill(name);
+    const row = clientRow(page, name);
+    await expect(row.locator('.status').textContent()).resolves.toBe('expired');
+    await page.getByLabel('Status').selectOption('active');
+    await expect(page.getByRole('row').filter({ hasText: name }).count()).resolves.toBe(0);
+    await page.getByLabel('Status').selectOption('expired');
+    await expect(page.getByRole('row').filter({ hasText: name }).count()).resolves.toBe(1);
+    // The preview's client list names it as expired, with its id.
+    await page.getByRole('link', { name: 'See what an integrator sees' }).click();
+    const option = page.locator('option', { hasText: name });
+    await expect(option.textContent()).resolves.toBe(`${name} (expired) · ${lapsed.clientId}`);
+    expect(problems).toEqual([]);
     await context.close();
   });
 

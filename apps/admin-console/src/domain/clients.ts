@@ -6,7 +6,6 @@ export const EXPIRY_WARNING_DAYS = 14;
 export const UNUSED_DAYS = 30;
 
 export type ClientBadge =
-  | { readonly kind: 'expired'; readonly text: string }
   | { readonly kind: 'expiring'; readonly text: string; readonly days: number }
   | { readonly kind: 'unused'; readonly text: string };
 
@@ -22,14 +21,24 @@ export function isUnused(client: Pick<M2MClient, 'lastUsedAt' | 'createdAt'>, no
   return nowMs - Date.parse(reference) > UNUSED_DAYS * DAY_MS;
 }
 
-/** What makes an active client stand out: expired, expiring within 14 days, unused for 30 days. */
+/**
+ * What a client is to the people who use it: an active client past its expiry obtains no token any
+ * more (the token server refuses it), so it is shown, filtered and chosen as expired, not active.
+ */
+export type DisplayStatus = 'active' | 'expired' | 'revoked';
+
+export function displayStatus(client: Pick<M2MClient, 'status' | 'expiresAt'>, nowMs: number): DisplayStatus {
+  if (client.status === 'revoked') return 'revoked';
+  return client.expiresAt !== null && Date.parse(client.expiresAt) <= nowMs ? 'expired' : 'active';
+}
+
+/** What makes an active client stand out: expiring within 14 days, unused for 30 days. */
 export function clientBadges(client: M2MClient, nowMs: number): ClientBadge[] {
-  if (client.status !== 'active') return [];
+  if (displayStatus(client, nowMs) !== 'active') return [];
   const badges: ClientBadge[] = [];
   if (client.expiresAt !== null) {
     const msLeft = Date.parse(client.expiresAt) - nowMs;
-    if (msLeft <= 0) badges.push({ kind: 'expired', text: 'Expired' });
-    else if (msLeft <= EXPIRY_WARNING_DAYS * DAY_MS) {
+    if (msLeft <= EXPIRY_WARNING_DAYS * DAY_MS) {
       const days = Math.ceil(msLeft / DAY_MS);
       badges.push({ kind: 'expiring', days, text: `Expires in ${days} ${days === 1 ? 'day' : 'days'}` });
     }
@@ -38,7 +47,7 @@ export function clientBadges(client: M2MClient, nowMs: number): ClientBadge[] {
   return badges;
 }
 
-export type StatusFilter = 'all' | 'active' | 'revoked';
+export type StatusFilter = 'all' | DisplayStatus;
 export type ClientSort = 'created-desc' | 'last-used-desc' | 'last-used-asc';
 
 export interface ClientFilter {
@@ -56,11 +65,21 @@ export function matchesText(client: M2MClient, text: string): boolean {
   return words.every((word) => haystack.includes(word));
 }
 
-export function filterClients(clients: readonly M2MClient[], filter: ClientFilter): M2MClient[] {
+export function filterClients(
+  clients: readonly M2MClient[],
+  filter: ClientFilter,
+  nowMs: number,
+): M2MClient[] {
   return clients.filter(
     (client) =>
-      (filter.status === 'all' || client.status === filter.status) && matchesText(client, filter.text),
+      (filter.status === 'all' || displayStatus(client, nowMs) === filter.status) &&
+      matchesText(client, filter.text),
   );
+}
+
+/** How a client is named wherever one is chosen: same-named clients told apart by their id. */
+export function clientChoiceLabel(client: M2MClient, nowMs: number): string {
+  return `${client.clientName} (${displayStatus(client, nowMs)}) · ${client.clientId}`;
 }
 
 function lastUsedMs(client: M2MClient): number | null {

@@ -41,7 +41,7 @@ export function ClientsPage() {
 
   const all = list.state === 'ready' ? list.value.clients : null;
   const shown = useMemo(
-    () => (all === null ? [] : sortClients(filterClients(all, { status, text }), sort)),
+    () => (all === null ? [] : sortClients(filterClients(all, { status, text }, Date.now()), sort)),
     [all, status, text, sort],
   );
   const nowMs = Date.now();
@@ -149,6 +149,7 @@ export function ClientsPage() {
             >
               <option value="all">All</option>
               <option value="active">Active</option>
+              <option value="expired">Expired</option>
               <option value="revoked">Revoked</option>
             </select>
           </div>

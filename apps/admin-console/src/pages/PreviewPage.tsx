@@ -7,6 +7,7 @@ import { describedBy, FieldErrorText } from '../components/FieldError.tsx';
 import { Loading } from '../components/Loading.tsx';
 import { ScopeCheckboxes } from '../components/ScopeCheckboxes.tsx';
 import { usePageTitle } from '../components/SignedOutPages.tsx';
+import { clientChoiceLabel } from '../domain/clients.ts';
 import { buildPreviewQuery, DEFAULT_PREVIEW_FORM, type PreviewFormValues } from '../domain/preview.ts';
 import { SORT_COLUMNS } from '../domain/scopes.ts';
 import { type FormErrorState, formErrorState } from '../forms/form-errors.ts';
@@ -131,7 +132,7 @@ export function PreviewPage() {
                   </option>
                   {clientList.map((client) => (
                     <option key={client.clientId} value={client.clientId}>
-                      {client.clientName} ({client.status})
+                      {clientChoiceLabel(client, Date.now())}
                     </option>
                   ))}
                 </select>

@@ -1,7 +1,7 @@
 import { Fragment } from 'react';
 import type { M2MClient } from '../../api/types.ts';
 import { TableRegion } from '../../components/TableRegion.tsx';
-import { clientBadges, formatDate } from '../../domain/clients.ts';
+import { clientBadges, displayStatus, formatDate } from '../../domain/clients.ts';
 
 export type RowPanel = { readonly kind: 'edit' | 'rotate' | 'revoke'; readonly clientId: string } | null;
 
@@ -60,7 +60,9 @@ export function ClientTable({
                     ))}
                   </th>
                   <td>
-                    <span className={`status status-${client.status}`}>{client.status}</span>
+                    <span className={`status status-${displayStatus(client, nowMs)}`}>
+                      {displayStatus(client, nowMs)}
+                    </span>
                     {client.status === 'revoked' && (
                       <span className="revoked-by">
                         Revoked by {client.revokedBy?.userName ?? 'an administrator'} on{' '}
