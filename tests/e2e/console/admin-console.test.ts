@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ageClientPastExpiry } from '../conformance/support/aged-clients.ts';
 import { ADMIN_PASSWORD, type E2EStack } from '../support/stack.ts';
 import {
+  axeViolations,
   launchChromium,
   newConsoleContext,
   overflowsHorizontally,
@@ -99,6 +100,8 @@ describe('admin console', () => {
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL((url) => url.origin === new URL(stack.authUrl).origin);
     await expect(page.getByLabel('Password').isVisible()).resolves.toBe(true);
+    // The token server's login page: no axe violation at all, minor ones included.
+    expect(await axeViolations(page), 'login page').toEqual([]);
     expect(problems).toEqual([]);
     await context.close();
   });

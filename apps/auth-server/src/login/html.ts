@@ -9,7 +9,10 @@ const ESCAPES: Record<string, string> = {
 /** Escapes text for HTML content and double-quoted attributes. */
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
 
-/** A minimal page: no scripts, no external resources, so the strict CSP below holds. */
+/**
+ * A minimal page: no scripts, no external resources, so the strict CSP below holds. Its content is the
+ * page's main landmark, so that assistive technology can jump to it (axe: landmark-one-main, region).
+ */
 export function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
@@ -24,7 +27,9 @@ button{margin-top:1.2rem;padding:.6rem 1.2rem}.error{color:#a00;margin:1rem 0}
 </style>
 </head>
 <body>
+<main>
 ${body}
+</main>
 </body>
 </html>
 `;

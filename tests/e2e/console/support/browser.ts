@@ -69,15 +69,20 @@ export interface AxeFinding {
 
 /** axe-core's violations of serious or critical impact on the page as it is now. */
 export async function seriousAxeViolations(page: Page): Promise<AxeFinding[]> {
+  return (await axeViolations(page)).filter(
+    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+  );
+}
+
+/** Every axe-core violation on the page as it is now, whatever its impact. */
+export async function axeViolations(page: Page): Promise<AxeFinding[]> {
   const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => ({
-      id: violation.id,
-      impact: violation.impact,
-      help: violation.help,
-      targets: violation.nodes.map((node) => node.target.join(' ')),
-    }));
+  return results.violations.map((violation) => ({
+    id: violation.id,
+    impact: violation.impact,
+    help: violation.help,
+    targets: violation.nodes.map((node) => node.target.join(' ')),
+  }));
 }
 
 /** Whether the page is wider than the viewport (a horizontal scroll bar on the whole page). */
