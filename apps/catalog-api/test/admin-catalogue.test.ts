@@ -198,7 +198,7 @@ describe('web channels (decisions: Catalogue model)', () => {
   it('registers a channel that clients can then be bound to, and renames it', async () => {
     const created = await post<{ slug: string }>(
       '/company-settings/web-channels',
-      { slug: 'partner-portal-test', name: 'Trade portal' },
+      { slug: 'partner-portal-test', name: 'Partner portal (test)' },
       { operation: 'createWebChannel' },
     );
     expect(created.status).toBe(201);

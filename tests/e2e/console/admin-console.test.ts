@@ -328,6 +328,31 @@ describe('admin console', () => {
     await context.close();
   });
 
+  it('web channels: a second channel of the same name (any letter case) is refused next to its name, and the last success is no longer shown beside the new failure', async () => {
+    const suffix = Date.now().toString(36);
+    const { context, page, problems } = await signedInPage();
+    await page.getByRole('link', { name: 'Web channels' }).click();
+    const form = page.getByRole('region', { name: 'New web channel' });
+    await form.getByLabel('Slug').fill(`first-${suffix}`);
+    await form.getByLabel('Name').fill(`Shop ${suffix}`);
+    await form.getByRole('button', { name: 'Create channel' }).click();
+    const added = page.getByText(`Channel first-${suffix} was added.`);
+    await added.waitFor();
+    await form.getByLabel('Slug').fill(`second-${suffix}`);
+    await form.getByLabel('Name').fill(`SHOP ${suffix}`);
+    await form.getByRole('button', { name: 'Create channel' }).click();
+    await form.getByText('The channel was not added.').waitFor();
+    await expect(added.count()).resolves.toBe(0);
+    // Next to the name field: its error text, which the field's aria-describedby names.
+    await form.locator('#new-channel-name-error').getByText('is the name of another web channel').waitFor();
+    const channels = await stack.api('/company-settings/web-channels', { token: await stack.adminIdToken() });
+    const slugs = (channels.body as { channels: { slug: string }[] }).channels.map((channel) => channel.slug);
+    expect(slugs).toContain(`first-${suffix}`);
+    expect(slugs).not.toContain(`second-${suffix}`);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('shows each validation error of the API next to its field', async () => {
     const { context, page } = await signedInPage();
     await page.getByRole('button', { name: 'New client' }).click();

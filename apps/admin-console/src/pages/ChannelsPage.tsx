@@ -31,6 +31,7 @@ export function ChannelsPage() {
         channel.
       </p>
       <NewChannelForm
+        onSubmitting={() => setNotice('')}
         onCreated={(channel) => {
           setNotice(`Channel ${channel.slug} was added.`);
           reload();
@@ -110,7 +111,14 @@ export function ChannelsPage() {
   );
 }
 
-function NewChannelForm({ onCreated }: { readonly onCreated: (channel: WebChannel) => void }) {
+function NewChannelForm({
+  onSubmitting,
+  onCreated,
+}: {
+  /** A new attempt: what the page said of the last one no longer stands beside its outcome. */
+  readonly onSubmitting: () => void;
+  readonly onCreated: (channel: WebChannel) => void;
+}) {
   const { api } = useApp();
   const [slug, setSlug] = useState('');
   const [name, setName] = useState('');
@@ -118,6 +126,7 @@ function NewChannelForm({ onCreated }: { readonly onCreated: (channel: WebChanne
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    onSubmitting();
     return run(async () => {
       onCreated(await api.createChannel({ slug: slug.trim(), name: name.trim() }));
       setSlug('');

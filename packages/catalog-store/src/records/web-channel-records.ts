@@ -3,7 +3,12 @@ import { webChannelCreatedEvent, webChannelRenamedEvent } from '../audit/web-cha
 import { NotFoundError } from '../errors/request-errors.ts';
 import type { AuditContext } from '../model/audit-event.ts';
 import { registryVersion, type WebChannel, type WebChannelInput } from '../model/web-channel.ts';
-import { channelSlugTaken, checkChannelSlug } from '../write-rules/record-rules.ts';
+import {
+  channelNameKey,
+  channelNameTaken,
+  channelSlugTaken,
+  checkChannelSlug,
+} from '../write-rules/record-rules.ts';
 import { appendAuditEvent } from './audit-records.ts';
 import { checkVersion, type ExpectedVersion } from './expected-version.ts';
 import { type RecordWork, row, rows, transactionTime } from './record-work.ts';
@@ -13,10 +18,22 @@ export function* channelRow(slug: string): RecordWork<ChannelRow | undefined> {
   return yield* row<ChannelRow>(`${SELECT_CHANNEL} WHERE slug = ?`, slug);
 }
 
+/**
+ * Refuses a name another channel has, whatever its letter case. Compared here rather than in SQL so
+ * that both engines fold case alike (SQLite's lower() folds ASCII only, PostgreSQL's the locale's).
+ */
+function* checkNameFree(name: string, slug: string): RecordWork<void> {
+  const channels = yield* rows<{ slug: string; name: string }>('SELECT slug, name FROM web_channels');
+  const key = channelNameKey(name);
+  if (channels.some((channel) => channel.slug !== slug && channelNameKey(channel.name) === key))
+    throw channelNameTaken();
+}
+
 /** Registers a channel created at `at`; the caller's write transaction keeps the slug check true to the insert. */
 export function* insertWebChannel(input: WebChannelInput, at: number): RecordWork<WebChannel> {
   checkChannelSlug(input.slug);
   if ((yield* channelRow(input.slug)) !== undefined) throw channelSlugTaken();
+  yield* checkNameFree(input.name ?? input.slug, input.slug);
   const inserted = yield* row<ChannelRow>(
     'INSERT INTO web_channels (slug, name, created_at) VALUES (?, ?, ?) RETURNING slug, name, created_at, version',
     input.slug,
@@ -53,6 +70,7 @@ export function* renameWebChannel(
   const before = yield* channelRow(slug);
   if (before === undefined) throw new NotFoundError('Web channel', slug);
   yield* checkRegistryVersion(expected);
+  yield* checkNameFree(name, slug);
   const updated = yield* row<ChannelRow>(
     'UPDATE web_channels SET name = ?, version = version + 1 WHERE slug = ? RETURNING slug, name, created_at, version',
     name,

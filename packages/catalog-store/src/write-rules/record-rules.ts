@@ -15,6 +15,13 @@ export function checkChannelSlug(slug: string): void {
 
 export const channelSlugTaken = (): ValidationError => new ValidationError('slug', 'is already registered');
 
+/** Two channels of one name could not be told apart where a channel is chosen (a client's binding). */
+export const channelNameTaken = (): ValidationError =>
+  new ValidationError('name', 'is the name of another web channel');
+
+/** The key a channel's name is unique by: the same for names that differ only in letter case. */
+export const channelNameKey = (name: string): string => name.toLowerCase();
+
 /** An administrator's email in its canonical form (model/admin-email.ts): one @ between two parts without spaces. */
 export function adminEmail(email: string): string {
   const canonical = canonicalEmail(email);
