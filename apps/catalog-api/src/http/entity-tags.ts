@@ -61,6 +61,9 @@ export function expectedVersionOf(
   return versions;
 }
 
+/** The version a written record's ETag is made of (every admin record carries one). */
+export const recordVersion = (record: { readonly version: number }): number => record.version;
+
 /** Sends the record's ETag with a response that shows it. */
 export function sendEntityTag(ctx: RouteContext, target: TagTarget, version: number): void {
   ctx.set('ETag', entityTag(target, version));

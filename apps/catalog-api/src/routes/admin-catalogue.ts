@@ -1,14 +1,26 @@
 import { ServiceError } from '@catalog/contracts';
-import { type ProductInput, registryVersion } from '@catalog/store';
+import {
+  type Brand,
+  type ExpectedVersion,
+  type ProductInput,
+  type ProductRecord,
+  registryVersion,
+} from '@catalog/store';
 import type Router from '@koa/router';
 import { patchAdminBrand, replaceAdminBrand } from '../domain/brands/admin-brand-writes.ts';
 import { patchAdminProduct, replaceAdminProduct } from '../domain/products/admin-product-writes.ts';
 import { findDuplicates, partitionExistingCodes } from '../domain/products/find-duplicates.ts';
 import type { AppState } from '../http/app-state.ts';
 import { auditContextOf } from '../http/audit-context.ts';
-import { contractRoute } from '../http/contract-route.ts';
+import { contractRoute, type RouteContext } from '../http/contract-route.ts';
 import { defined } from '../http/defined.ts';
-import { sendEntityTag, type TagTarget, writeIfMatch } from '../http/entity-tags.ts';
+import {
+  type PreconditionRule,
+  recordVersion,
+  sendEntityTag,
+  type TagTarget,
+  writeIfMatch,
+} from '../http/entity-tags.ts';
 import { projectAdminBrand, projectAdminProduct } from '../projection/project-admin.ts';
 import type { RouteDeps } from './route-deps.ts';
 
@@ -23,10 +35,27 @@ const productTag = (id: string): TagTarget => ({ kind: 'product', key: id.toLowe
 const brandTag = (id: string): TagTarget => ({ kind: 'brand', key: id });
 /** The channels are written through one path, whose tag is the whole registry's (registryVersion). */
 const CHANNEL_REGISTRY_TAG: TagTarget = { kind: 'web-channels', key: 'registry' };
-const versionOf = (record: { readonly version: number }) => record.version;
 
 /** The admin catalogue routes of decisions.md: product and brand writes and the admin conveniences. */
 export function adminCatalogueRoutes(router: Router<AppState>, { store, guards }: RouteDeps): void {
+  /** A product write under the request's If-Match, answered with the admin record and its new ETag. */
+  const answerProductWrite = async (
+    ctx: RouteContext,
+    id: string,
+    rule: PreconditionRule,
+    write: (expected: ExpectedVersion) => Promise<ProductRecord>,
+  ) => {
+    ctx.body = projectAdminProduct(await writeIfMatch(ctx, productTag(id), rule, write, recordVersion));
+  };
+  const answerBrandWrite = async (
+    ctx: RouteContext,
+    id: string,
+    rule: PreconditionRule,
+    write: (expected: ExpectedVersion) => Promise<Brand>,
+  ) => {
+    ctx.body = projectAdminBrand(await writeIfMatch(ctx, brandTag(id), rule, write, recordVersion));
+  };
+
   contractRoute(router, guards, 'createProduct', async (ctx, { body }) => {
     const product = await store.products.create(productInput(body), auditContextOf(ctx));
     ctx.status = 201;
@@ -41,41 +70,23 @@ export function adminCatalogueRoutes(router: Router<AppState>, { store, guards }
     ctx.body = projectAdminProduct(product);
   });
 
-  contractRoute(router, guards, 'updateProduct', async (ctx, { params, body }) => {
-    const { productId: id } = params;
-    const product = await writeIfMatch(
-      ctx,
-      productTag(id),
-      'required',
-      (expected) => replaceAdminProduct({ store, id, body, expected, audit: auditContextOf(ctx) }),
-      versionOf,
-    );
-    ctx.body = projectAdminProduct(product);
-  });
+  contractRoute(router, guards, 'updateProduct', (ctx, { params: { productId: id }, body }) =>
+    answerProductWrite(ctx, id, 'required', (expected) =>
+      replaceAdminProduct({ store, id, body, expected, audit: auditContextOf(ctx) }),
+    ),
+  );
 
-  contractRoute(router, guards, 'patchProduct', async (ctx, { params, body }) => {
-    const { productId: id } = params;
-    const product = await writeIfMatch(
-      ctx,
-      productTag(id),
-      'required',
-      (expected) => patchAdminProduct({ store, id, patch: body, expected, audit: auditContextOf(ctx) }),
-      versionOf,
-    );
-    ctx.body = projectAdminProduct(product);
-  });
+  contractRoute(router, guards, 'patchProduct', (ctx, { params: { productId: id }, body }) =>
+    answerProductWrite(ctx, id, 'required', (expected) =>
+      patchAdminProduct({ store, id, patch: body, expected, audit: auditContextOf(ctx) }),
+    ),
+  );
 
-  contractRoute(router, guards, 'archiveProduct', async (ctx, { params }) => {
-    const { productId: id } = params;
-    const product = await writeIfMatch(
-      ctx,
-      productTag(id),
-      'optional',
-      (expected) => store.products.archive(id, auditContextOf(ctx), expected),
-      versionOf,
-    );
-    ctx.body = projectAdminProduct(product);
-  });
+  contractRoute(router, guards, 'archiveProduct', (ctx, { params: { productId: id } }) =>
+    answerProductWrite(ctx, id, 'optional', (expected) =>
+      store.products.archive(id, auditContextOf(ctx), expected),
+    ),
+  );
 
   contractRoute(router, guards, 'batchGetProducts', async (ctx, { body }) => {
     const products = await store.products.getMany(body.ids);
@@ -117,38 +128,23 @@ export function adminCatalogueRoutes(router: Router<AppState>, { store, guards }
     ctx.body = projectAdminBrand(brand);
   });
 
-  contractRoute(router, guards, 'updateBrand', async (ctx, { params: { id }, body }) => {
-    const brand = await writeIfMatch(
-      ctx,
-      brandTag(id),
-      'required',
-      (expected) => replaceAdminBrand({ store, id, body, expected, audit: auditContextOf(ctx) }),
-      versionOf,
-    );
-    ctx.body = projectAdminBrand(brand);
-  });
+  contractRoute(router, guards, 'updateBrand', (ctx, { params: { id }, body }) =>
+    answerBrandWrite(ctx, id, 'required', (expected) =>
+      replaceAdminBrand({ store, id, body, expected, audit: auditContextOf(ctx) }),
+    ),
+  );
 
-  contractRoute(router, guards, 'patchBrand', async (ctx, { params: { id }, body }) => {
-    const brand = await writeIfMatch(
-      ctx,
-      brandTag(id),
-      'required',
-      (expected) => patchAdminBrand({ store, id, patch: body, expected, audit: auditContextOf(ctx) }),
-      versionOf,
-    );
-    ctx.body = projectAdminBrand(brand);
-  });
+  contractRoute(router, guards, 'patchBrand', (ctx, { params: { id }, body }) =>
+    answerBrandWrite(ctx, id, 'required', (expected) =>
+      patchAdminBrand({ store, id, patch: body, expected, audit: auditContextOf(ctx) }),
+    ),
+  );
 
-  contractRoute(router, guards, 'archiveBrand', async (ctx, { params: { id } }) => {
-    const brand = await writeIfMatch(
-      ctx,
-      brandTag(id),
-      'optional',
-      (expected) => store.brands.archive(id, auditContextOf(ctx), expected),
-      versionOf,
-    );
-    ctx.body = projectAdminBrand(brand);
-  });
+  contractRoute(router, guards, 'archiveBrand', (ctx, { params: { id } }) =>
+    answerBrandWrite(ctx, id, 'optional', (expected) =>
+      store.brands.archive(id, auditContextOf(ctx), expected),
+    ),
+  );
 
   contractRoute(router, guards, 'getBrandsOverview', async (ctx) => {
     const overview = await store.brands.overview();

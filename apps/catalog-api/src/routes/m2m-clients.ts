@@ -13,7 +13,7 @@ import { clientValidationError } from '../domain/clients/client-validation-error
 import type { AppState } from '../http/app-state.ts';
 import { auditContextOf } from '../http/audit-context.ts';
 import { contractRoute, type RouteContext } from '../http/contract-route.ts';
-import { sendEntityTag, type TagTarget, writeIfMatch } from '../http/entity-tags.ts';
+import { recordVersion, sendEntityTag, type TagTarget, writeIfMatch } from '../http/entity-tags.ts';
 import { publicBaseUrl } from '../http/public-base-url.ts';
 import { projectClient } from '../projection/project-catalog.ts';
 import type { RouteDeps } from './route-deps.ts';
@@ -28,7 +28,6 @@ function actorOf(principal: Principal | undefined): Actor {
 }
 
 const clientTag = (clientId: string): TagTarget => ({ kind: 'client', key: clientId });
-const versionOf = (client: { readonly version: number }) => client.version;
 
 /** Where people manage clients: the admin console's client list. */
 const consoleUrl = (ctx: RouteContext, config: RouteDeps['config']) =>
@@ -95,7 +94,7 @@ export function m2mClientRoutes(router: Router<AppState>, deps: RouteDeps): void
       clientTag(clientId),
       'optional',
       (expected) => updateClient({ store, clientId, patch, expected, audit: auditContextOf(ctx) }),
-      versionOf,
+      recordVersion,
     );
     ctx.body = projectClient(client);
   };
@@ -133,7 +132,7 @@ export function m2mClientRoutes(router: Router<AppState>, deps: RouteDeps): void
             audit: auditContextOf(ctx),
             expected,
           }),
-        versionOf,
+        recordVersion,
       );
       ctx.body = {
         message: 'Client revoked',
