@@ -26,9 +26,6 @@ export class ApiError extends Error {
 
 export const ADMIN_ROLE_REQUIRED = 'Admin role required';
 
-/** The contract code of a conditional write that found the record changed since it was read (412). */
-export const PRECONDITION_FAILED = 'PRECONDITION_FAILED';
-
 /** Whether the write was refused because someone else changed the record since this page read it. */
 export const isChangedElsewhere = (error: unknown): boolean =>
   error instanceof ApiError && error.status === 412;
