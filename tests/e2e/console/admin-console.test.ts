@@ -291,6 +291,8 @@ describe('admin console', () => {
 
     await alert.getByRole('button', { name: 'Reload' }).click();
     await alert.waitFor({ state: 'detached' });
+    // The form is closed while the current version loads; open again, it holds that version.
+    await editor.locator('fieldset[aria-busy="false"]').waitFor();
     await expect(description.inputValue()).resolves.toBe('changed in another tab');
     await description.fill('my change, after reading theirs');
     await editor.getByRole('button', { name: 'Save changes' }).click();

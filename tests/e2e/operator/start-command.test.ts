@@ -147,7 +147,12 @@ const exitOf = (child: ChildProcess) =>
 describe('pnpm start stops both servers, drained, and leaves nothing running', () => {
   it('on Ctrl-C (SIGINT to its process group)', async () => {
     const started = await startServices(false);
-    expect((await started.ready()).map((reply) => reply.status)).toEqual([200, 200]);
+    // Listening comes before ready: the API is ready once it holds the token server's signing keys.
+    await until(
+      async () => (await started.ready()).every((reply) => reply.status === 200),
+      'both /ready to answer 200',
+      START_MS,
+    );
     const exited = exitOf(started.leader);
     process.kill(-(started.leader.pid as number), 'SIGINT');
     await expectDrainThenNothingLeft(started, exited);

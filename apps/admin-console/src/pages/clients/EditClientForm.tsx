@@ -101,8 +101,13 @@ export function EditClientForm({
     <section className="inline-panel" aria-labelledby={`${prefix}-heading`}>
       <h3 id={`${prefix}-heading`}>Edit {client.clientName}</h3>
       <form onSubmit={submit} noValidate>
-        {/* Closed until the client's current version is in: nothing typed before is overwritten by it. */}
-        <fieldset className="bare-fieldset" disabled={base === null} aria-busy={base === null}>
+        {/* Closed until the client's current version is in (on opening and on Reload), so nothing typed
+            meanwhile is overwritten by it, and while a save runs. */}
+        <fieldset
+          className="bare-fieldset"
+          disabled={base === null || busy}
+          aria-busy={base === null || busy}
+        >
           <div className="field">
             <label htmlFor={`${prefix}-name`}>Client name</label>
             <input
