@@ -30,7 +30,7 @@ describe('GET /products/search parameters', () => {
 
   it('size 101 is refused (VALIDATION_ERROR)', () => {
     expect(issuesOf(search({ size: '101' }))).toEqual([
-      { field: 'size', reason: 'must be <= 100', code: 'VALIDATION_ERROR' },
+      { field: 'size', reason: 'must be at most 100', code: 'VALIDATION_ERROR' },
     ]);
   });
 
@@ -41,7 +41,7 @@ describe('GET /products/search parameters', () => {
 
   it('from -1 is refused (VALIDATION_ERROR)', () => {
     expect(issuesOf(search({ from: '-1' }))).toEqual([
-      { field: 'from', reason: 'must be >= 0', code: 'VALIDATION_ERROR' },
+      { field: 'from', reason: 'must be at least 0', code: 'VALIDATION_ERROR' },
     ]);
   });
 
@@ -145,6 +145,29 @@ describe('client management input (INVALID_PARAMETER)', () => {
     expect(issuesOf(create({ ...valid, clientName: 'erp<script>' }))).toMatchObject([
       { field: 'clientName', code: 'INVALID_PARAMETER' },
     ]);
+  });
+
+  it('a clientName with a character outside its class names that character ("Acme Corp. ERP": the full stop)', () => {
+    expect(issuesOf(create({ ...valid, clientName: 'Acme Corp. ERP' }))).toEqual([
+      {
+        field: 'clientName',
+        reason:
+          'must not contain “.”: it must be letters, digits, hyphens and underscores, in words separated by single spaces',
+        code: 'INVALID_PARAMETER',
+      },
+    ]);
+    const [invisible] = issuesOf(create({ ...valid, clientName: 'Acme\u00a0Corp\tERP' }));
+    expect(invisible?.reason).toMatch(/^must not contain U\+00A0, U\+0009: it must be letters/);
+  });
+
+  it('a clientName of allowed characters in the wrong places says only what the pattern means', () => {
+    expect(issuesOf(create({ ...valid, clientName: 'Acme  Corp' }))[0]?.reason).toBe(
+      'must be letters, digits, hyphens and underscores, in words separated by single spaces',
+    );
+  });
+
+  it('expiresInDays over its maximum says the maximum in words', () => {
+    expect(issuesOf(create({ ...valid, expiresInDays: 366 }))[0]?.reason).toBe('must be at most 365');
   });
 
   it('scopes ["clients.read"] is refused, naming that scope', () => {

@@ -3426,7 +3426,9 @@ export const catalogApiDocument = {
       "ChannelSlug": {
         "type": "string",
         "description": "Kebab-case slug of a web channel.",
-        "pattern": "^[a-z0-9]+(?:-[a-z0-9]+)*$"
+        "pattern": "^[a-z0-9]+(?:-[a-z0-9]+)*$",
+        "x-pattern-reason": "must be lower-case letters and digits, in words joined by single hyphens (for example eu-shop)",
+        "x-allowed-characters": "[a-z0-9-]"
       },
       "ClientId": {
         "type": "string",
@@ -3439,7 +3441,8 @@ export const catalogApiDocument = {
         "minLength": 3,
         "maxLength": 100,
         "pattern": "^[a-zA-Z0-9_\\-]+(?: [a-zA-Z0-9_\\-]+)*$",
-        "x-pattern-reason": "must be letters, digits, hyphens and underscores, in words separated by single spaces"
+        "x-pattern-reason": "must be letters, digits, hyphens and underscores, in words separated by single spaces",
+        "x-allowed-characters": "[a-zA-Z0-9_\\- ]"
       },
       "PrintableName": {
         "type": "string",

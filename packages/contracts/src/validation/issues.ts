@@ -49,6 +49,14 @@ export function reason(error: ErrorObject): string {
       return `must be at least ${plural(params.limit, 'character', 'characters')} long`;
     case 'maxLength':
       return `must be at most ${plural(params.limit, 'character', 'characters')} long`;
+    case 'minimum':
+      return `must be at least ${String(params.limit)}`;
+    case 'maximum':
+      return `must be at most ${String(params.limit)}`;
+    case 'exclusiveMinimum':
+      return `must be more than ${String(params.limit)}`;
+    case 'exclusiveMaximum':
+      return `must be less than ${String(params.limit)}`;
     case 'minItems':
       return `must have at least ${plural(params.limit, 'item', 'items')}`;
     case 'maxItems':
@@ -58,13 +66,33 @@ export function reason(error: ErrorObject): string {
     case 'format':
       return `must be a valid ${String(params.format)}`;
     case 'pattern': {
-      // A schema may say what its pattern means (`x-pattern-reason`), which a caller reads better.
-      const meaning = (error.parentSchema as Record<string, unknown> | undefined)?.['x-pattern-reason'];
-      return typeof meaning === 'string' ? meaning : `must match the pattern ${String(params.pattern)}`;
+      // A schema may say what its pattern means (`x-pattern-reason`), which a caller reads better, and
+      // which characters it allows at all (`x-allowed-characters`), so the one at fault can be named.
+      const schema = error.parentSchema as Record<string, unknown> | undefined;
+      const meaning = schema?.['x-pattern-reason'];
+      const said = typeof meaning === 'string' ? meaning : `must match the pattern ${String(params.pattern)}`;
+      const outside = charactersOutside(error.data, schema?.['x-allowed-characters']);
+      return outside.length === 0
+        ? said
+        : `must not contain ${outside.map(quoteCharacter).join(', ')}: it ${said}`;
     }
     default:
       return error.message ?? 'is invalid';
   }
+}
+
+/** The distinct characters of `value` outside the class `allowed` (a regular expression's `[…]`), in order. */
+export function charactersOutside(value: unknown, allowed: unknown): string[] {
+  if (typeof value !== 'string' || typeof allowed !== 'string') return [];
+  const inClass = new RegExp(`^${allowed}$`, 'u');
+  return [...new Set([...value].filter((character) => !inClass.test(character)))];
+}
+
+/** “.”, or the code point of a character that does not show (a tab, a no-break space). */
+function quoteCharacter(character: string): string {
+  const visible = /^[\p{L}\p{N}\p{P}\p{S}]$/u.test(character);
+  const code = `U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+  return visible ? `“${character}”` : code;
 }
 
 /** Keeps the first issue of each field (one entry per invalid field). */
