@@ -3,7 +3,9 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { loadConsoleConfig } from './config.ts';
+import { installLeaveGuard } from './leave-guard.ts';
 
+installLeaveGuard();
 const container = document.getElementById('root');
 if (container === null) throw new Error('index.html has no #root');
 const root = createRoot(container);

@@ -1,6 +1,7 @@
 // A tiny router: paths relative to the document's <base href> (`${BASE_PATH}/console/`), changed with
 // history.pushState. No hash routes: the OAuth redirect URI is `<base>callback`.
 import { useSyncExternalStore } from 'react';
+import { mayLeave } from './leave-guard.ts';
 
 export const ROUTES = ['clients', 'channels', 'preview', 'callback'] as const;
 export type Route = (typeof ROUTES)[number] | 'not-found';
@@ -41,6 +42,7 @@ function notify(): void {
 }
 
 export function navigate(route: string): void {
+  if (!mayLeave()) return;
   history.pushState(null, '', routeHref(route));
   notify();
 }

@@ -342,9 +342,15 @@ describe('admin console', () => {
     await added.waitFor();
     await form.getByLabel('Slug').fill(`second-${suffix}`);
     await form.getByLabel('Name').fill(`SHOP ${suffix}`);
+    const refusal = page.waitForResponse(
+      (response) => response.url().endsWith('/company-settings/web-channels') && response.status() === 400,
+    );
     await form.getByRole('button', { name: 'Create channel' }).click();
+    const answer = await refusal;
     await form.getByText('The channel was not added.').waitFor();
     await expect(added.count()).resolves.toBe(0);
+    // The API's request id is shown, so an administrator can quote it to support.
+    await form.getByText(`Request ID: ${answer.headers()['x-request-id']}`).waitFor();
     // Next to the name field: its error text, which the field's aria-describedby names.
     await form.locator('#new-channel-name-error').getByText('is the name of another web channel').waitFor();
     const channels = await stack.api('/company-settings/web-channels', { token: await stack.adminIdToken() });
@@ -355,25 +361,36 @@ describe('admin console', () => {
     await context.close();
   });
 
-  it('shows each validation error of the API next to its field', async () => {
-    const { context, page } = await signedInPage();
+  it("a form is checked in the browser with the API's own schema first: each reason next to its field, in words (the character at fault, the limit), and nothing is sent", async () => {
+    const { context, page, problems } = await signedInPage();
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST') sent.push(request.url());
+    });
     await page.getByRole('button', { name: 'New client' }).click();
-    await page.getByLabel('Client name').fill('no!');
-    await page.getByRole('checkbox', { name: 'products.read' }).check();
-    const refusal = page.waitForResponse((response) => response.url().endsWith('/oauth/clients'));
+    await page.getByLabel('Client name').fill('Acme Corp. ERP');
+    await page.getByLabel('Expires in (days)').fill('400');
     await page.getByRole('button', { name: 'Create client' }).click();
-    const answer = await refusal;
-    expect(answer.status()).toBe(400);
-    const body = (await answer.json()) as { errors: { field: string; message: string }[] };
-    const nameField = page.getByLabel('Client name');
-    await expect.poll(() => nameField.getAttribute('aria-invalid')).toBe('true');
-    const describedBy = String(await nameField.getAttribute('aria-describedby'));
-    const fieldMessage = await page.locator(`[id="${describedBy.split(' ')[0]}"]`).textContent();
-    const apiMessage = body.errors.find((error) => error.field === 'clientName')?.message;
-    expect(apiMessage).toBeDefined();
-    expect(fieldMessage).toContain(apiMessage);
-    // The request id is shown, so an administrator can quote it to support.
-    await page.getByText(`Request ID: ${answer.headers()['x-request-id']}`).waitFor();
+    const form = page.getByRole('region', { name: 'New client' });
+    await form.getByRole('alert').getByText('2 fields need a change').waitFor();
+    for (const [label, message] of [
+      ['Client name', 'Client name must not contain “.”'],
+      ['Expires in (days)', 'Expires in (days) must be at most 365.'],
+    ] as const) {
+      const field = page.getByLabel(label);
+      await expect(field.getAttribute('aria-invalid')).resolves.toBe('true');
+      const [errorId] = String(await field.getAttribute('aria-describedby')).split(' ');
+      await expect(page.locator(`[id="${errorId}"]`).textContent()).resolves.toContain(message);
+    }
+    expect(sent).toEqual([]);
+    // Corrected, the same form is sent and the client created.
+    await page.getByLabel('Client name').fill(`Acme Corp ERP ${Date.now().toString(36)}`);
+    await page.getByLabel('Expires in (days)').fill('365');
+    await page.getByRole('button', { name: 'Create client' }).click();
+    await page.getByRole('heading', { name: 'Client created — copy the secret now' }).waitFor();
+    expect(sent).toHaveLength(1);
+    await page.getByRole('button', { name: /I have stored the secret/ }).click();
+    expect(problems).toEqual([]);
     await context.close();
   });
 

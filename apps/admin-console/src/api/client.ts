@@ -6,22 +6,71 @@ import type { FieldError } from './types.ts';
 
 export class ApiError extends Error {
   override readonly name = 'ApiError';
+  /** 0 when no answer came: the API could not be reached or did not answer in time. */
   readonly status: number;
   readonly code: string | null;
   readonly requestId: string | null;
   readonly fieldErrors: readonly FieldError[];
+  /** A 429's Retry-After, in seconds. */
+  readonly retryAfterSeconds: number | null;
 
   constructor(
     status: number,
     message: string,
-    extra: { code?: string | null; requestId?: string | null; fieldErrors?: readonly FieldError[] } = {},
+    extra: {
+      code?: string | null;
+      requestId?: string | null;
+      fieldErrors?: readonly FieldError[];
+      retryAfterSeconds?: number | null;
+    } = {},
   ) {
     super(message);
     this.status = status;
     this.code = extra.code ?? null;
     this.requestId = extra.requestId ?? null;
     this.fieldErrors = extra.fieldErrors ?? [];
+    this.retryAfterSeconds = extra.retryAfterSeconds ?? null;
   }
+}
+
+/**
+ * How long the console waits for an answer before it gives up and offers to try again: far beyond
+ * any answer of a working API (they take milliseconds), short enough that a frozen one is noticed.
+ */
+export const REQUEST_TIMEOUT_MS = 20_000;
+
+/** Whether sending the same request again may succeed: no answer, too many requests, or a 5xx. */
+export const isRetryable = (error: unknown): boolean =>
+  error instanceof ApiError && (error.status === 0 || error.status === 429 || error.status >= 500);
+
+/** A Retry-After header in seconds (delta-seconds or an HTTP date), or null. */
+export function retryAfterSeconds(header: string | null, nowMs: number): number | null {
+  if (header === null || header.trim() === '') return null;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim());
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - nowMs) / 1000));
+}
+
+/** "37 seconds", "4 minutes 37 seconds". */
+export function formatWait(seconds: number): string {
+  const minutes = Math.floor(seconds / 60);
+  const rest = seconds % 60;
+  const part = (count: number, unit: string) => `${count} ${unit}${count === 1 ? '' : 's'}`;
+  if (minutes === 0) return part(rest, 'second');
+  return rest === 0 ? part(minutes, 'minute') : `${part(minutes, 'minute')} ${part(rest, 'second')}`;
+}
+
+/**
+ * A 429 as an administrator should read it: the wait the API asked for, and why the console may be
+ * refused although its administrator sent few requests (spec 8: the per-address budget is shared).
+ */
+export function tooManyRequestsMessage(waitSeconds: number | null): string {
+  const wait = waitSeconds === null ? 'Wait a moment' : `Wait ${formatWait(waitSeconds)}`;
+  return (
+    `Too many requests from this network address. ${wait}, then try again. ` +
+    'The catalog API counts requests per address: integrations running on the same address share ' +
+    'this budget with the console.'
+  );
 }
 
 export const ADMIN_ROLE_REQUIRED = 'Admin role required';
@@ -94,17 +143,34 @@ export function createApiClient(apiBaseUrl: string): ApiClient {
         headers['Content-Type'] = 'application/json';
         init.body = JSON.stringify(options.body);
       }
-      if (options.signal !== undefined) init.signal = options.signal;
+      // The caller's cancel and the time-out both end the request, its answer's body included.
+      const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+      init.signal = options.signal === undefined ? timeout : AbortSignal.any([options.signal, timeout]);
       if (options.ifMatch !== undefined) headers['If-Match'] = options.ifMatch;
+      const timedOut = () =>
+        new ApiError(
+          0,
+          `The catalog API did not answer within ${REQUEST_TIMEOUT_MS / 1000} seconds. Try again in a moment.`,
+        );
       let response: Response;
       try {
         response = await fetch(`${apiBaseUrl}${path}${queryString(options.query)}`, init);
       } catch (error) {
+        if (timeout.aborted) throw timedOut();
         if (error instanceof DOMException && error.name === 'AbortError') throw error;
         throw new ApiError(0, 'The catalog API could not be reached. Check your connection and try again.');
       }
       const body: unknown = await response.json().catch(() => null);
+      if (timeout.aborted) throw timedOut();
+      if (options.signal?.aborted) throw new DOMException('The request was cancelled.', 'AbortError');
       if (response.ok) return { value: body as T, etag: response.headers.get('ETag') ?? '' };
+      if (response.status === 429) {
+        const wait = retryAfterSeconds(response.headers.get('Retry-After'), Date.now());
+        throw new ApiError(429, tooManyRequestsMessage(wait), {
+          requestId: response.headers.get('X-Request-Id'),
+          retryAfterSeconds: wait,
+        });
+      }
       const apiError = errorFromBody(response.status, body, response.headers.get('X-Request-Id'));
       if (response.status === 401) endSession();
       else if (response.status === 403 && apiError.message === ADMIN_ROLE_REQUIRED) markNotAdmin();

@@ -1,4 +1,4 @@
-import { ApiError } from '../api/client.ts';
+import { ApiError, isRetryable } from '../api/client.ts';
 
 export interface ErrorAlertProps {
   readonly error: unknown;
@@ -6,6 +6,10 @@ export interface ErrorAlertProps {
   readonly title?: string;
   /** Field errors the form could not place next to a field. */
   readonly extra?: readonly string[];
+  /** Sends the same request again: offered when that may succeed (no answer, 429, 5xx). */
+  readonly onRetry?: () => void;
+  /** What a retry may repeat, said beside the button (e.g. that a create may have happened). */
+  readonly retryNote?: string;
 }
 
 export function errorMessage(error: unknown): string {
@@ -14,7 +18,8 @@ export function errorMessage(error: unknown): string {
 }
 
 /** An API error as the administrator should see it: its message and the request ID for support. */
-export function ErrorAlert({ error, title, extra = [] }: ErrorAlertProps) {
+export function ErrorAlert({ error, title, extra = [], onRetry, retryNote }: ErrorAlertProps) {
+  const retry = onRetry !== undefined && isRetryable(error);
   const requestId = error instanceof ApiError ? error.requestId : null;
   return (
     <div className="alert alert-error" role="alert">
@@ -26,6 +31,12 @@ export function ErrorAlert({ error, title, extra = [] }: ErrorAlertProps) {
             <li key={line}>{line}</li>
           ))}
         </ul>
+      )}
+      {retry && retryNote !== undefined && <p>{retryNote}</p>}
+      {retry && (
+        <button type="button" className="button-secondary" onClick={onRetry}>
+          Try again
+        </button>
       )}
       {requestId !== null && (
         <p className="request-id">

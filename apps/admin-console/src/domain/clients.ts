@@ -114,3 +114,12 @@ export function formatDateTime(iso: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
+
+/** A client's fields as the forms label them, to lead the messages of the browser's own check. */
+export const CLIENT_FIELD_LABELS: Readonly<Record<string, string>> = {
+  clientName: 'Client name',
+  description: 'Description',
+  scopes: 'Scopes',
+  expiresInDays: 'Expires in (days)',
+  channel: 'Channel',
+};

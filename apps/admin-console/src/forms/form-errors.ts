@@ -15,3 +15,16 @@ export function formErrorState(error: unknown, formFields: readonly string[]): F
   }
   return { error, fields: {}, unmatched: [] };
 }
+
+/** The browser's own check refused the form before sending it: what its alert says. */
+export class FormCheckError extends Error {
+  override readonly name = 'FormCheckError';
+
+  constructor(invalidFields: number) {
+    super(
+      invalidFields === 1
+        ? 'One field needs a change: its message is next to it. Nothing was sent.'
+        : `${invalidFields} fields need a change: each message is next to its field. Nothing was sent.`,
+    );
+  }
+}

@@ -1,3 +1,4 @@
+import { createWebChannel, updateWebChannel } from 'virtual:request-validators';
 import { type FormEvent, useCallback, useState } from 'react';
 import { isChangedElsewhere } from '../api/client.ts';
 import type { WebChannel } from '../api/types.ts';
@@ -7,11 +8,13 @@ import { describedBy, FieldErrorText } from '../components/FieldError.tsx';
 import { Loading } from '../components/Loading.tsx';
 import { usePageTitle } from '../components/SignedOutPages.tsx';
 import { TableRegion } from '../components/TableRegion.tsx';
+import { checkBody } from '../domain/form-checks.ts';
 import { useSubmission } from '../forms/use-submission.ts';
 import { useLoad } from '../hooks.ts';
 
 const FIELDS = ['slug', 'name'] as const;
 const RENAME_FIELDS = ['name'] as const;
+const CHANNEL_FIELD_LABELS = { slug: 'Slug', name: 'Name' };
 
 export function ChannelsPage() {
   usePageTitle('Web channels');
@@ -122,13 +125,16 @@ function NewChannelForm({
   const { api } = useApp();
   const [slug, setSlug] = useState('');
   const [name, setName] = useState('');
-  const { busy, errors, fieldErrors, run } = useSubmission(FIELDS);
+  const { busy, errors, fieldErrors, run, retry, refuse } = useSubmission(FIELDS);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onSubmitting();
+    const body = { slug: slug.trim(), name: name.trim() };
+    const problems = checkBody(createWebChannel, body, CHANNEL_FIELD_LABELS);
+    if (Object.keys(problems).length > 0) return refuse(problems);
     return run(async () => {
-      onCreated(await api.createChannel({ slug: slug.trim(), name: name.trim() }));
+      onCreated(await api.createChannel(body));
       setSlug('');
       setName('');
     });
@@ -166,9 +172,15 @@ function NewChannelForm({
           <FieldErrorText id="new-channel-name-error" messages={fieldErrors.name} />
         </div>
         {errors !== null && (
-          <ErrorAlert error={errors.error} title="The channel was not added." extra={errors.unmatched} />
+          <ErrorAlert
+            error={errors.error}
+            title="The channel was not added."
+            extra={errors.unmatched}
+            onRetry={retry}
+          />
         )}
         <button type="submit" className="button-primary" disabled={busy}>
+          {busy && <span className="spinner" aria-hidden="true" />}
           Create channel
         </button>
       </form>
@@ -193,13 +205,14 @@ function RenameChannelForm({
   const { api } = useApp();
   const id = `rename-${channel.slug}`;
   const [name, setName] = useState(channel.name);
-  const { busy, errors, fieldErrors, run } = useSubmission(RENAME_FIELDS);
+  const { busy, errors, fieldErrors, run, retry, refuse } = useSubmission(RENAME_FIELDS);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    return run(async () =>
-      onSaved(await api.updateChannel({ slug: channel.slug, name: name.trim() }, registryEtag)),
-    );
+    const body = { slug: channel.slug, name: name.trim() };
+    const problems = checkBody(updateWebChannel, body, CHANNEL_FIELD_LABELS);
+    if (Object.keys(problems).length > 0) return refuse(problems);
+    return run(async () => onSaved(await api.updateChannel(body, registryEtag)));
   };
   const changedElsewhere = errors !== null && isChangedElsewhere(errors.error);
   return (
@@ -229,10 +242,16 @@ function RenameChannelForm({
         </div>
       )}
       {errors !== null && !changedElsewhere && (
-        <ErrorAlert error={errors.error} title="The channel was not renamed." extra={errors.unmatched} />
+        <ErrorAlert
+          error={errors.error}
+          title="The channel was not renamed."
+          extra={errors.unmatched}
+          onRetry={retry}
+        />
       )}
       <div className="button-row">
         <button type="submit" className="button-primary" disabled={busy}>
+          {busy && <span className="spinner" aria-hidden="true" />}
           Save
         </button>
         <button type="button" className="button-secondary" onClick={onCancel}>

@@ -1,3 +1,4 @@
+import { createM2MClient } from 'virtual:request-validators';
 import { type FormEvent, useState } from 'react';
 import type { ClientCreateRequest, GrantableScope, M2MClientCreated, WebChannel } from '../../api/types.ts';
 import { useApp } from '../../app-context.ts';
@@ -5,6 +6,8 @@ import { ChannelSelect } from '../../components/ChannelSelect.tsx';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { describedBy, FieldErrorText } from '../../components/FieldError.tsx';
 import { ScopeCheckboxes } from '../../components/ScopeCheckboxes.tsx';
+import { CLIENT_FIELD_LABELS } from '../../domain/clients.ts';
+import { checkBody } from '../../domain/form-checks.ts';
 import { useSubmission } from '../../forms/use-submission.ts';
 
 const FIELDS = ['clientName', 'description', 'scopes', 'expiresInDays', 'channel'] as const;
@@ -30,13 +33,15 @@ export function CreateClientForm({
   const [scopes, setScopes] = useState<GrantableScope[]>(['products.read']);
   const [expiresInDays, setExpiresInDays] = useState('');
   const [channel, setChannel] = useState('');
-  const { busy, errors, fieldErrors, run } = useSubmission(FIELDS);
+  const { busy, errors, fieldErrors, run, retry, refuse } = useSubmission(FIELDS);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const body: ClientCreateRequest = { clientName: clientName.trim(), scopes };
     if (description.trim() !== '') body.description = description.trim();
     if (expiresInDays.trim() !== '') body.expiresInDays = Number(expiresInDays);
+    const problems = checkBody(createM2MClient, body, CLIENT_FIELD_LABELS);
+    if (Object.keys(problems).length > 0) return refuse(problems);
     return run(async () => {
       let created = await api.createClient(body);
       let bindingFailure: CreatedResult['bindingFailure'] = null;
@@ -121,10 +126,17 @@ export function CreateClientForm({
           errors={fieldErrors.channel}
         />
         {errors !== null && (
-          <ErrorAlert error={errors.error} title="The client was not created." extra={errors.unmatched} />
+          <ErrorAlert
+            error={errors.error}
+            title="The client was not created."
+            extra={errors.unmatched}
+            onRetry={retry}
+            retryNote="If no answer came, the client may have been created all the same: look for it in the list first, or revoke the extra one afterwards."
+          />
         )}
         <div className="button-row">
           <button type="submit" className="button-primary" disabled={busy}>
+            {busy && <span className="spinner" aria-hidden="true" />}
             {busy ? 'Creating…' : 'Create client'}
           </button>
           <button type="button" className="button-secondary" onClick={onCancel}>

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useApp } from '../../app-context.ts';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { curlTokenCommand, SECRET_VARIABLE, sdkSnippet } from '../../domain/snippets.ts';
+import { useLeaveGuard } from '../../leave-guard.ts';
 import type { CreatedResult } from './CreateClientForm.tsx';
 
 /** Shown once after creation: the secret, how to use it, and a button that forgets it. */
@@ -17,6 +18,9 @@ export function CreatedClientPanel({
   const [copyStatus, setCopyStatus] = useState('');
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
+  useLeaveGuard(
+    `The secret of ${created.clientName} is shown only this once and cannot be shown again. Leave without it?`,
+  );
 
   const copySecret = async () => {
     try {

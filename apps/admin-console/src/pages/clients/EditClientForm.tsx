@@ -1,3 +1,4 @@
+import { updateM2MClient } from 'virtual:request-validators';
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { isChangedElsewhere, type Tagged } from '../../api/client.ts';
 import type { ClientUpdateRequest, GrantableScope, M2MClient, WebChannel } from '../../api/types.ts';
@@ -6,6 +7,8 @@ import { ChannelSelect } from '../../components/ChannelSelect.tsx';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { describedBy, FieldErrorText } from '../../components/FieldError.tsx';
 import { ScopeCheckboxes } from '../../components/ScopeCheckboxes.tsx';
+import { CLIENT_FIELD_LABELS } from '../../domain/clients.ts';
+import { checkBody } from '../../domain/form-checks.ts';
 import { useSubmission } from '../../forms/use-submission.ts';
 
 const FIELDS = ['clientName', 'description', 'scopes', 'channel'] as const;
@@ -49,7 +52,7 @@ export function EditClientForm({
   const [description, setDescription] = useState(client.description ?? '');
   const [scopes, setScopes] = useState<GrantableScope[]>([...client.scopes]);
   const [channel, setChannel] = useState(client.channel ?? '');
-  const { busy, errors, fieldErrors, run } = useSubmission(FIELDS);
+  const { busy, errors, fieldErrors, run, retry, refuse } = useSubmission(FIELDS);
   const [notice, setNotice] = useState('');
   // Checked here first, as the API checks it: a client without scopes could obtain no token.
   const [noScope, setNoScope] = useState(false);
@@ -89,7 +92,21 @@ export function EditClientForm({
       setNotice('Nothing changed: change at least one field.');
       return;
     }
-    return run(async () => onSaved(await api.updateClient(client.clientId, body, base.etag)));
+    const problems = checkBody(updateM2MClient, body, CLIENT_FIELD_LABELS);
+    if (Object.keys(problems).length > 0) return refuse(problems);
+    const wanted = { clientName, description, scopes, channel };
+    return run(async () => {
+      try {
+        onSaved(await api.updateClient(client.clientId, body, base.etag));
+      } catch (error) {
+        // A save that timed out may have landed before its retry: the retry then finds a newer version.
+        // When that version already is what this form asks for, the save is done, not refused.
+        if (!isChangedElsewhere(error)) throw error;
+        const current = await api.getClient(client.clientId);
+        if (Object.keys(changedFields(current.value, wanted)).length > 0) throw error;
+        onSaved(current.value);
+      }
+    });
   };
   const reload = () => {
     setNotice('');
@@ -164,10 +181,19 @@ export function EditClientForm({
           </div>
         )}
         {errors !== null && !changedElsewhere && (
-          <ErrorAlert error={errors.error} title="The client was not updated." extra={errors.unmatched} />
+          <ErrorAlert
+            error={errors.error}
+            title="The client was not updated."
+            extra={errors.unmatched}
+            onRetry={retry}
+          />
         )}
+        <p className="visually-hidden" role="status">
+          {busy ? 'Saving…' : ''}
+        </p>
         <div className="button-row">
           <button type="submit" className="button-primary" disabled={busy || base === null}>
+            {busy && <span className="spinner" aria-hidden="true" />}
             Save changes
           </button>
           <button type="button" className="button-secondary" onClick={onCancel}>

@@ -17,7 +17,7 @@ export function RevokePanel({
   const { api } = useApp();
   const prefix = `revoke-${client.clientId}`;
   const [typed, setTyped] = useState('');
-  const { busy, errors, run } = useSubmission([]);
+  const { busy, errors, run, retry } = useSubmission([]);
   const matches = typed === client.clientName;
 
   const submit = (event: FormEvent) => {
@@ -45,9 +45,12 @@ export function RevokePanel({
             onChange={(e) => setTyped(e.target.value)}
           />
         </div>
-        {errors !== null && <ErrorAlert error={errors.error} title="The client was not revoked." />}
+        {errors !== null && (
+          <ErrorAlert error={errors.error} title="The client was not revoked." onRetry={retry} />
+        )}
         <div className="button-row">
           <button type="submit" className="button-danger" disabled={!matches || busy}>
+            {busy && <span className="spinner" aria-hidden="true" />}
             Revoke client
           </button>
           <button type="button" className="button-secondary" onClick={onCancel}>

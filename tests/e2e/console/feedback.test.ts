@@ -1,0 +1,143 @@
+// The console when the API is slow, frozen or refusing, and when leaving would lose something: in real
+// headless Chromium against both real servers. The API is frozen with SIGSTOP (as a hung process or a
+// stalled network looks to a browser) and the per-address limit of spec 8 is set low enough to reach.
+
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, type E2EStack } from '../support/stack.ts';
+import { launchChromium, newConsoleContext, watchPageProblems } from './support/browser.ts';
+import { signInThroughConsole, startConsoleStack } from './support/console-stack.ts';
+
+/** Requests one address may make in the window: room for every test before the last, which spends it. */
+const IP_BUDGET = 400;
+/** The console gives up on an answer after 20 s (REQUEST_TIMEOUT_MS); bounded for a far slower machine. */
+const SLOW_MS = 300_000;
+
+let stack: E2EStack;
+let browser: Browser;
+
+beforeAll(async () => {
+  const [stackStart, browserStart] = await Promise.allSettled([
+    startConsoleStack({
+      demoProducts: 20,
+      // The per-address window only (the gateway throttle off): its 429 carries the window's wait.
+      env: { RATE_LIMIT_IP_PER_5MIN: String(IP_BUDGET) },
+    }),
+    launchChromium(),
+  ]);
+  if (stackStart.status === 'fulfilled') stack = stackStart.value;
+  if (browserStart.status === 'fulfilled') browser = browserStart.value;
+  for (const start of [stackStart, browserStart]) if (start.status === 'rejected') throw start.reason;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+async function signedInPage() {
+  const context = await newConsoleContext(browser);
+  const page = await context.newPage();
+  const problems = watchPageProblems(page);
+  await signInThroughConsole(page, stack, { email: await stack.adminEmail(), password: ADMIN_PASSWORD });
+  return { context, page, problems };
+}
+
+const clientRow = (page: Page, name: string) => page.getByRole('row').filter({ hasText: name });
+
+describe('admin console feedback and failure', () => {
+  it('with the API frozen, a save times out with a message and "Try again" instead of waiting silently; once the API is back, Try again saves the change exactly once', async () => {
+    const clientName = `Frozen save ${Date.now().toString(36)}`;
+    const { clientId } = await stack.createClient(['products.read'], { clientName });
+    const { context, page, problems } = await signedInPage();
+    await clientRow(page, clientName).getByRole('button', { name: 'Edit' }).click();
+    const editor = page.getByRole('region', { name: `Edit ${clientName}` });
+    await editor.locator('fieldset[aria-busy="false"]').waitFor();
+    await editor.getByLabel('Description').fill('saved after the freeze');
+
+    const api = stack.service('api').child;
+    api.kill('SIGSTOP');
+    try {
+      await editor.getByRole('button', { name: 'Save changes' }).click();
+      // While it waits, the form says so (a status for screen readers) and cannot be saved twice.
+      await editor.getByRole('status').getByText('Saving…').waitFor();
+      await expect(editor.getByRole('button', { name: 'Save changes' }).isDisabled()).resolves.toBe(true);
+      const alert = editor.getByRole('alert');
+      await alert.getByText('did not answer within 20 seconds').waitFor({ timeout: SLOW_MS });
+      await expect(alert.getByRole('button', { name: 'Try again' }).isEnabled()).resolves.toBe(true);
+    } finally {
+      api.kill('SIGCONT');
+    }
+    // The frozen request may still land once the API runs again; Try again then finds its own change
+    // already saved (412 on a version that says what the form says) rather than calling it a conflict.
+    await editor.getByRole('alert').getByRole('button', { name: 'Try again' }).click();
+    await editor.waitFor({ state: 'detached', timeout: SLOW_MS });
+    const stored = await stack.api(`/oauth/clients/${clientId}`, { token: await stack.adminIdToken() });
+    expect((stored.body as { description?: string }).description).toBe('saved after the freeze');
+    const updates = await stack.api(`/audit-events?action=client.update&targetId=${clientId}`, {
+      token: await stack.adminIdToken(),
+    });
+    expect((updates.body as { events: unknown[] }).events).toHaveLength(1);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('leaving the page while a new secret is shown asks first (a link, Back); staying keeps the secret on screen, and "Done" lets the administrator go without asking', async () => {
+    const { context, page, problems } = await signedInPage();
+    // A history entry of the console's own to go Back to.
+    await page.getByRole('link', { name: 'Web channels' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Web channels' }).waitFor();
+    await page.getByRole('link', { name: 'Clients' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Clients' }).waitFor();
+    await page.getByRole('button', { name: 'New client' }).click();
+    await page.getByLabel('Client name').fill(`Shown once ${Date.now().toString(36)}`);
+    await page.getByRole('button', { name: 'Create client' }).click();
+    const created = page.getByRole('heading', { name: 'Client created — copy the secret now' });
+    await created.waitFor();
+    const secret = await page.getByLabel('Client secret').inputValue();
+
+    const questions: string[] = [];
+    page.on('dialog', (dialog) => {
+      questions.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.getByRole('link', { name: 'Web channels' }).click();
+    await expect(page.getByLabel('Client secret').inputValue()).resolves.toBe(secret);
+    await page.evaluate(() => history.back());
+    await page.waitForFunction(() => location.pathname.endsWith('/clients'));
+    await expect(page.getByLabel('Client secret').inputValue()).resolves.toBe(secret);
+    expect(questions).toHaveLength(2);
+    for (const question of questions) expect(question).toContain('is shown only this once');
+
+    await page.getByRole('button', { name: /I have stored the secret/ }).click();
+    await page.getByRole('link', { name: 'Web channels' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Web channels' }).waitFor();
+    expect(questions).toHaveLength(2);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  // Last: it spends the address's budget for the rest of the window.
+  it('a 429 says how long to wait (its Retry-After) and that the per-address budget is shared with integrations on the same address', async () => {
+    const { context, page, problems } = await signedInPage();
+    const token = await stack.adminIdToken();
+    let refused: { status: number; headers: Record<string, unknown> } | undefined;
+    for (let sent = 0; sent <= IP_BUDGET && refused === undefined; sent++) {
+      const reply = await stack.api('/oauth/clients', { token });
+      if (reply.status === 429) refused = reply;
+    }
+    expect(refused?.status).toBe(429);
+    expect(Number(refused?.headers['retry-after'])).toBeGreaterThan(60);
+
+    await page.getByRole('button', { name: 'New client' }).click();
+    await page.getByLabel('Client name').fill('Over the budget');
+    await page.getByRole('button', { name: 'Create client' }).click();
+    const alert = page.getByRole('region', { name: 'New client' }).getByRole('alert');
+    await alert.getByText('Too many requests from this network address.').waitFor();
+    await expect(alert.textContent()).resolves.toMatch(/Wait \d+ minutes?( \d+ seconds?)?, then try again\./);
+    await expect(alert.textContent()).resolves.toContain('integrations running on the same address share');
+    await alert.getByRole('button', { name: 'Try again' }).waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
