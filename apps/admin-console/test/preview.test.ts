@@ -5,7 +5,8 @@ import {
   cellText,
   countLine,
   DEFAULT_PREVIEW_FORM,
-  presentColumns,
+  MAX_PREVIEW_COLUMNS,
+  previewColumns,
 } from '../src/domain/preview.ts';
 
 describe('preview query', () => {
@@ -55,11 +56,30 @@ describe('preview query', () => {
 });
 
 describe('preview results', () => {
-  it('shows the columns present, and omitted fields as (omitted)', () => {
+  it('without fields: the default columns present in some record, and omitted fields as (omitted)', () => {
     const records = [{ id: '1', name: 'Drill', displayOnWeb: false }, { id: '2' }];
-    expect(presentColumns(records)).toEqual(['id', 'name', 'displayOnWeb']);
+    expect(previewColumns(undefined, records)).toEqual(['id', 'name', 'displayOnWeb']);
     expect(cellText(records[0] ?? { id: '' }, 'displayOnWeb')).toBe('false');
     expect(cellText(records[1] ?? { id: '' }, 'displayOnWeb')).toBe('(omitted)');
+  });
+
+  it('with fields: id, then the asked fields in their order (withheld ones too), at most the maximum', () => {
+    const records = [{ id: '1', name: 'Drill', price: 12.5 }];
+    expect(previewColumns('price, name,id,supplierCost,price', records)).toEqual([
+      'id',
+      'price',
+      'name',
+      'supplierCost',
+    ]);
+    const many = Array.from({ length: 20 }, (_, index) => `field${index}`).join(',');
+    expect(previewColumns(many, records)).toHaveLength(MAX_PREVIEW_COLUMNS);
+  });
+
+  it('objects and lists show as JSON, shortened past 60 characters', () => {
+    const record = { id: '1', dimensions: { width: 2, height: 3 }, tags: ['a'.repeat(80)] };
+    expect(cellText(record, 'dimensions')).toBe('{"width":2,"height":3}');
+    expect(cellText(record, 'tags')).toHaveLength(60);
+    expect(cellText(record, 'tags').endsWith('…')).toBe(true);
   });
 
   it('count line', () => {

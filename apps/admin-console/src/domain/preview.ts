@@ -66,19 +66,38 @@ export function buildPreviewQuery(form: PreviewFormValues): PreviewQuery {
   return query;
 }
 
-/** The table's columns: those of id, productCode, name, brandName, displayOnWeb present in some record. */
+/** The table's columns without a `fields` list: those of these present in some record. */
 export const PREVIEW_COLUMNS = ['id', 'productCode', 'name', 'brandName', 'displayOnWeb'] as const;
 
-export function presentColumns(records: readonly Product[]): (typeof PREVIEW_COLUMNS)[number][] {
-  return PREVIEW_COLUMNS.filter((column) => column === 'id' || records.some((record) => column in record));
+/** At most this many columns: the JSON of each record shows the rest. */
+export const MAX_PREVIEW_COLUMNS = 8;
+
+/**
+ * The table's columns: `id` first, then the fields the search asked for in their order (a field the
+ * allowlist withholds stays, shown as omitted: that is what the preview is for), else the defaults
+ * present in some record.
+ */
+export function previewColumns(fields: string | undefined, records: readonly Product[]): string[] {
+  const asked = (fields ?? '')
+    .split(',')
+    .map((field) => field.trim())
+    .filter((field) => field !== '' && field !== 'id');
+  const columns =
+    asked.length > 0
+      ? [...new Set(asked)]
+      : PREVIEW_COLUMNS.filter((column) => column !== 'id' && records.some((record) => column in record));
+  return ['id', ...columns].slice(0, MAX_PREVIEW_COLUMNS);
 }
 
-/** A cell: "true"/"false" for booleans, "(omitted)" for a field the record does not carry. */
-export function cellText(record: Product, column: (typeof PREVIEW_COLUMNS)[number]): string {
+const MAX_CELL_LENGTH = 60;
+
+/** A cell: "(omitted)" for a field the record does not carry, JSON (shortened) for objects and lists. */
+export function cellText(record: Product, column: string): string {
   if (!(column in record)) return '(omitted)';
-  const value: unknown = record[column];
-  if (value === null || value === undefined) return column === 'displayOnWeb' ? '(omitted)' : '';
-  return String(value);
+  const value: unknown = (record as Record<string, unknown>)[column];
+  if (value === null || value === undefined) return '';
+  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return text.length > MAX_CELL_LENGTH ? `${text.slice(0, MAX_CELL_LENGTH - 1)}…` : text;
 }
 
 /** "20 products", or "at least 10000 products" when the count is a lower bound. */

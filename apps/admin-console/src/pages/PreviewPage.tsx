@@ -32,12 +32,11 @@ const FIELDS = [
 
 type Result =
   | { readonly state: 'idle' }
-  | { readonly state: 'loading' }
   | {
       readonly state: 'ready';
-      readonly query: PreviewQuery;
+      /** The query of each page shown so far, the first without a syncToken: Previous goes one back. */
+      readonly pages: readonly PreviewQuery[];
       readonly preview: SearchPreview;
-      readonly page: number;
     };
 
 export function PreviewPage() {
@@ -48,19 +47,23 @@ export function PreviewPage() {
   const { channels } = useChannelOptions();
   const [form, setForm] = useState<PreviewFormValues>(DEFAULT_PREVIEW_FORM);
   const [result, setResult] = useState<Result>({ state: 'idle' });
+  const [loading, setLoading] = useState(false);
   const [errors, setErrors] = useState<FormErrorState | null>(null);
 
   const set = <K extends keyof PreviewFormValues>(key: K, value: PreviewFormValues[K]) =>
     setForm((current) => ({ ...current, [key]: value }));
 
-  const run = async (query: PreviewQuery, page: number) => {
+  const run = async (pages: readonly PreviewQuery[]) => {
+    const query = pages.at(-1);
+    if (query === undefined) return;
     setErrors(null);
-    setResult({ state: 'loading' });
+    setLoading(true);
     try {
-      setResult({ state: 'ready', query, preview: await api.previewSearch(query), page });
+      setResult({ state: 'ready', pages, preview: await api.previewSearch(query) });
     } catch (error) {
-      setResult({ state: 'idle' });
       setErrors(formErrorState(error, FIELDS));
+    } finally {
+      setLoading(false);
     }
   };
 
@@ -74,14 +77,18 @@ export function PreviewPage() {
       });
       return;
     }
-    void run(buildPreviewQuery(form), 1);
+    void run([buildPreviewQuery(form)]);
   };
 
   const nextPage = () => {
     if (result.state !== 'ready') return;
     const syncToken = result.preview.search?.syncToken;
-    if (syncToken === null || syncToken === undefined) return;
-    void run({ ...result.query, syncToken }, result.page + 1);
+    const first = result.pages[0];
+    if (syncToken === null || syncToken === undefined || first === undefined) return;
+    void run([...result.pages, { ...first, syncToken }]);
+  };
+  const previousPage = () => {
+    if (result.state === 'ready' && result.pages.length > 1) void run(result.pages.slice(0, -1));
   };
 
   const fe = errors?.fields ?? {};
@@ -260,19 +267,27 @@ export function PreviewPage() {
           {errors !== null && (
             <ErrorAlert error={errors.error} title="The preview failed." extra={errors.unmatched} />
           )}
-          <button type="submit" className="button-primary" disabled={result.state === 'loading'}>
+          <button type="submit" className="button-primary" disabled={loading}>
+            {loading && <span className="spinner" aria-hidden="true" />}
             Run search
           </button>
         </form>
       </section>
-      {result.state === 'loading' && (
+      {loading && result.state === 'idle' && (
         <section className="panel" aria-labelledby="preview-results-heading" aria-busy="true">
           <h2 id="preview-results-heading">What the integrator receives</h2>
           <Loading label="Loading results…" />
         </section>
       )}
       {result.state === 'ready' && (
-        <PreviewResults preview={result.preview} page={result.page} onNextPage={nextPage} />
+        <PreviewResults
+          preview={result.preview}
+          fields={result.pages[0]?.fields}
+          page={result.pages.length}
+          busy={loading}
+          onNextPage={nextPage}
+          onPreviousPage={previousPage}
+        />
       )}
     </>
   );

@@ -1,20 +1,28 @@
 import type { SearchPreview } from '../../api/types.ts';
 import { TableRegion } from '../../components/TableRegion.tsx';
-import { cellText, countLine, presentColumns } from '../../domain/preview.ts';
+import { cellText, countLine, previewColumns } from '../../domain/preview.ts';
 
 export function PreviewResults({
   preview,
+  fields,
   page,
+  busy,
   onNextPage,
+  onPreviousPage,
 }: {
   readonly preview: SearchPreview;
+  /** The search's `fields`: the table shows those columns. */
+  readonly fields: string | undefined;
   readonly page: number;
+  /** Another page is on its way: this one stays in place until it comes. */
+  readonly busy: boolean;
   readonly onNextPage: () => void;
+  readonly onPreviousPage: () => void;
 }) {
   const { subject, access, search } = preview;
-  const columns = search === null ? [] : presentColumns(search.data);
+  const columns = search === null ? [] : previewColumns(fields, search.data);
   return (
-    <section className="panel" aria-labelledby="preview-results-heading">
+    <section className="panel" aria-labelledby="preview-results-heading" aria-busy={busy}>
       <h2 id="preview-results-heading">What the integrator receives</h2>
       <div className={access.allowed ? 'verdict verdict-allowed' : 'verdict verdict-refused'} role="status">
         <p className="verdict-title">
@@ -89,10 +97,15 @@ export function PreviewResults({
               </table>
             </TableRegion>
           )}
-          {search.syncToken !== null && (
-            <button type="button" onClick={onNextPage}>
-              Next page
-            </button>
+          {(page > 1 || search.syncToken !== null) && (
+            <nav className="button-row" aria-label="Preview pages">
+              <button type="button" onClick={onPreviousPage} disabled={busy || page === 1}>
+                Previous page
+              </button>
+              <button type="button" onClick={onNextPage} disabled={busy || search.syncToken === null}>
+                Next page
+              </button>
+            </nav>
           )}
         </>
       )}
