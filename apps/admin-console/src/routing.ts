@@ -1,6 +1,7 @@
 // A tiny router: paths relative to the document's <base href> (`${BASE_PATH}/console/`), changed with
 // history.pushState. No hash routes: the OAuth redirect URI is `<base>callback`.
 import { useSyncExternalStore } from 'react';
+import { focusPageHeading } from './focus-on-navigation.ts';
 import { mayLeave } from './leave-guard.ts';
 
 export const ROUTES = ['clients', 'channels', 'preview', 'callback'] as const;
@@ -45,6 +46,7 @@ export function navigate(route: string): void {
   if (!mayLeave()) return;
   history.pushState(null, '', routeHref(route));
   notify();
+  focusPageHeading();
 }
 
 export function replaceLocation(relative: string): void {

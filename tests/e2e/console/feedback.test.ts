@@ -117,6 +117,41 @@ describe('admin console feedback and failure', () => {
     await context.close();
   });
 
+  it('by keyboard: the first Tab reaches "Skip to main content", which moves focus into the page; the navigation moves focus to the new page\'s heading; Escape closes an edit panel', async () => {
+    const clientName = `Keyboard ${Date.now().toString(36)}`;
+    await stack.createClient(['products.read'], { clientName });
+    const { context, page, problems } = await signedInPage();
+    const focused = () =>
+      page.evaluate(() => {
+        const element = document.activeElement;
+        return { tag: element?.tagName ?? '', id: element?.id ?? '', text: element?.textContent ?? '' };
+      });
+    await page.getByRole('heading', { level: 1, name: 'Clients' }).waitFor();
+    await page.locator('body').focus();
+    await page.keyboard.press('Tab');
+    await expect(focused()).resolves.toMatchObject({ tag: 'A', text: 'Skip to main content' });
+    await expect(page.getByRole('link', { name: 'Skip to main content' }).isVisible()).resolves.toBe(true);
+    await page.keyboard.press('Enter');
+    await expect(focused()).resolves.toMatchObject({ tag: 'MAIN', id: 'main' });
+
+    await page.getByRole('link', { name: 'Web channels' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
+    await expect(focused()).resolves.toMatchObject({ text: 'Web channels' });
+    await page.getByRole('link', { name: 'Clients' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
+
+    await clientRow(page, clientName).getByRole('button', { name: 'Edit' }).click();
+    const editor = page.getByRole('region', { name: `Edit ${clientName}` });
+    await editor.locator('fieldset[aria-busy="false"]').waitFor();
+    await editor.getByLabel('Description').focus();
+    await page.keyboard.press('Escape');
+    await editor.waitFor({ state: 'detached' });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   // Last: it spends the address's budget for the rest of the window.
   it('a 429 says how long to wait (its Retry-After) and that the per-address budget is shared with integrations on the same address', async () => {
     const { context, page, problems } = await signedInPage();

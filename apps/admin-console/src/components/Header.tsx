@@ -1,3 +1,4 @@
+import type { MouseEvent } from 'react';
 import type { Route } from '../routing.ts';
 import { NavLink } from './NavLink.tsx';
 
@@ -15,9 +16,22 @@ const LINKS = [
   { to: 'preview', label: 'See what an integrator sees' },
 ] as const;
 
+/** Focus moves into the main content itself (a bare #main would resolve against the <base href>). */
+function skipToMain(event: MouseEvent<HTMLAnchorElement>): void {
+  event.preventDefault();
+  const main = document.getElementById('main');
+  if (main === null) return;
+  main.setAttribute('tabindex', '-1');
+  main.focus();
+}
+
 export function Header({ route, email, onSignOut }: HeaderProps) {
   return (
     <header className="app-header">
+      {/* First on the page, shown when focused: keyboard users skip the navigation in one key press. */}
+      <a className="skip-link" href={`${location.pathname}${location.search}#main`} onClick={skipToMain}>
+        Skip to main content
+      </a>
       <p className="app-name">{APP_NAME}</p>
       {email !== undefined && (
         <>

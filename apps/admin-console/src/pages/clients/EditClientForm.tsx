@@ -4,6 +4,7 @@ import { isChangedElsewhere, type Tagged } from '../../api/client.ts';
 import type { ClientUpdateRequest, GrantableScope, M2MClient, WebChannel } from '../../api/types.ts';
 import { useApp } from '../../app-context.ts';
 import { ChannelSelect } from '../../components/ChannelSelect.tsx';
+import { closeOnEscape } from '../../components/close-on-escape.ts';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { describedBy, FieldErrorText } from '../../components/FieldError.tsx';
 import { ScopeCheckboxes } from '../../components/ScopeCheckboxes.tsx';
@@ -115,7 +116,11 @@ export function EditClientForm({
   const changedElsewhere = errors !== null && isChangedElsewhere(errors.error);
 
   return (
-    <section className="inline-panel" aria-labelledby={`${prefix}-heading`}>
+    <section
+      className="inline-panel"
+      aria-labelledby={`${prefix}-heading`}
+      onKeyDown={closeOnEscape(onCancel)}
+    >
       <h3 id={`${prefix}-heading`}>Edit {client.clientName}</h3>
       <form onSubmit={submit} noValidate>
         {/* Closed until the client's current version is in (on opening and on Reload), so nothing typed

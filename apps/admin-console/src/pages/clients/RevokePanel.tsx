@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import type { ClientRevocation, M2MClient } from '../../api/types.ts';
 import { useApp } from '../../app-context.ts';
+import { closeOnEscape } from '../../components/close-on-escape.ts';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { useSubmission } from '../../forms/use-submission.ts';
 
@@ -27,7 +28,11 @@ export function RevokePanel({
   };
 
   return (
-    <section className="inline-panel inline-panel-danger" aria-labelledby={`${prefix}-heading`}>
+    <section
+      className="inline-panel inline-panel-danger"
+      aria-labelledby={`${prefix}-heading`}
+      onKeyDown={closeOnEscape(onCancel)}
+    >
       <h3 id={`${prefix}-heading`}>Revoke {client.clientName}</h3>
       <p>
         Revocation is irreversible: no new token can be issued, and existing tokens are refused from their
