@@ -59,9 +59,12 @@ describe('admin console feedback and failure', () => {
     api.kill('SIGSTOP');
     try {
       await editor.getByRole('button', { name: 'Save changes' }).click();
-      // While it waits, the form says so (a status for screen readers) and cannot be saved twice.
+      // While it waits, the form says so (a status for screen readers) and cannot be saved twice; the
+      // button keeps the focus (aria-disabled, not disabled, which would drop it to the page).
       await editor.getByRole('status').getByText('Saving…').waitFor();
-      await expect(editor.getByRole('button', { name: 'Save changes' }).isDisabled()).resolves.toBe(true);
+      const save = editor.getByRole('button', { name: 'Save changes' });
+      await expect(save.getAttribute('aria-disabled')).resolves.toBe('true');
+      await expect(save.evaluate((button) => button === document.activeElement)).resolves.toBe(true);
       const alert = editor.getByRole('alert');
       await alert.getByText('did not answer within 20 seconds').waitFor({ timeout: SLOW_MS });
       await expect(alert.getByRole('button', { name: 'Try again' }).isEnabled()).resolves.toBe(true);
@@ -117,7 +120,7 @@ describe('admin console feedback and failure', () => {
     await context.close();
   });
 
-  it('by keyboard: the first Tab reaches "Skip to main content", which moves focus into the page; the navigation moves focus to the new page\'s heading; Escape closes an edit panel', async () => {
+  it('by keyboard: the first Tab reaches "Skip to main content", which moves focus into the page; the navigation moves focus to the new page\'s heading; Rename focuses its field; Escape closes an edit panel and a rename, which gives the focus back to its button', async () => {
     const clientName = `Keyboard ${Date.now().toString(36)}`;
     await stack.createClient(['products.read'], { clientName });
     const { context, page, problems } = await signedInPage();
@@ -138,6 +141,17 @@ describe('admin console feedback and failure', () => {
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
     await expect(focused()).resolves.toMatchObject({ text: 'Web channels' });
+    // Rename puts the focus in the name field; Escape closes it and gives the focus back to Rename.
+    const slug = `kb-${Date.now().toString(36)}`;
+    await page.getByLabel('Slug').fill(slug);
+    await page.getByLabel('Name', { exact: true }).fill(`Keyboard shop ${slug}`);
+    await page.getByRole('button', { name: 'Create channel' }).press('Enter');
+    const rename = page.getByRole('button', { name: `Rename ${slug}` });
+    await rename.focus();
+    await page.keyboard.press('Enter');
+    await expect(focused()).resolves.toMatchObject({ tag: 'INPUT', id: `rename-${slug}-name` });
+    await page.keyboard.press('Escape');
+    await page.waitForFunction((id) => document.activeElement?.id === id, `rename-button-${slug}`);
     await page.getByRole('link', { name: 'Clients' }).focus();
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.activeElement?.tagName === 'H1');

@@ -1,30 +1,48 @@
 import { useRef, useState } from 'react';
 import { FormCheckError, type FormErrorState, formErrorState } from './form-errors.ts';
 
+/** After a refusal, the first field marked invalid in the form that was sent takes the focus. */
+function focusFirstInvalid(form: HTMLFormElement | null): void {
+  if (form === null) return;
+  requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+}
+
+/** The form the administrator is sending: the one holding the focus (its button or a field). */
+const activeForm = (): HTMLFormElement | null => document.activeElement?.closest('form') ?? null;
+
 /**
- * A form's submission: `busy` while its request runs, and the API's refusal split into messages next
- * to the form's fields and the rest for its alert. `run` never throws.
+ * A form's submission: `busy` while its request runs (a second submission meanwhile is ignored), and
+ * the API's refusal split into messages next to the form's fields and the rest for its alert. `run`
+ * never throws.
  */
 export function useSubmission(formFields: readonly string[]) {
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<FormErrorState | null>(null);
+  const inFlight = useRef(false);
   // The last action, for "Try again" after a time-out, a 429 or a 5xx: the same request as sent.
   const last = useRef<(() => Promise<void>) | null>(null);
   const run = async (action: () => Promise<void>): Promise<void> => {
+    if (inFlight.current) return;
+    inFlight.current = true;
     last.current = action;
+    const form = activeForm();
     setBusy(true);
     setErrors(null);
     try {
       await action();
     } catch (error) {
-      setErrors(formErrorState(error, formFields));
+      const state = formErrorState(error, formFields);
+      setErrors(state);
+      if (Object.keys(state.fields).length > 0) focusFirstInvalid(form);
     } finally {
+      inFlight.current = false;
       setBusy(false);
     }
   };
   /** Refuses the form in the browser (its own check failed): the messages next to their fields. */
   const refuse = (fields: Readonly<Record<string, readonly string[]>>) => {
     setErrors({ error: new FormCheckError(Object.keys(fields).length), fields, unmatched: [] });
+    focusFirstInvalid(activeForm());
   };
   const retry = () => {
     if (last.current !== null) void run(last.current);

@@ -3,10 +3,12 @@ import { type FormEvent, useCallback, useState } from 'react';
 import { isChangedElsewhere } from '../api/client.ts';
 import type { WebChannel } from '../api/types.ts';
 import { useApp } from '../app-context.ts';
+import { closeOnEscape } from '../components/close-on-escape.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { describedBy, FieldErrorText } from '../components/FieldError.tsx';
 import { Loading } from '../components/Loading.tsx';
 import { usePageTitle } from '../components/SignedOutPages.tsx';
+import { SubmitButton } from '../components/SubmitButton.tsx';
 import { TableRegion } from '../components/TableRegion.tsx';
 import { checkBody } from '../domain/form-checks.ts';
 import { useSubmission } from '../forms/use-submission.ts';
@@ -22,6 +24,11 @@ export function ChannelsPage() {
   const load = useCallback((signal: AbortSignal) => api.listChannelsTagged(signal), [api]);
   const [list, reload] = useLoad(load);
   const [editing, setEditing] = useState<string | null>(null);
+  // A closed rename form gives the focus back to its channel's Rename button.
+  const closeRename = (slug: string) => {
+    setEditing(null);
+    requestAnimationFrame(() => document.getElementById(`rename-button-${slug}`)?.focus());
+  };
   const [notice, setNotice] = useState('');
   const channels = list.state === 'ready' ? list.value.value.channels : null;
   const registryEtag = list.state === 'ready' ? list.value.etag : undefined;
@@ -74,13 +81,13 @@ export function ChannelsPage() {
                           channel={channel}
                           registryEtag={registryEtag}
                           onReload={() => {
-                            setEditing(null);
+                            closeRename(channel.slug);
                             setNotice('The web channels were reloaded: rename again from the current names.');
                             reload();
                           }}
-                          onCancel={() => setEditing(null)}
+                          onCancel={() => closeRename(channel.slug)}
                           onSaved={(saved) => {
-                            setEditing(null);
+                            closeRename(channel.slug);
                             setNotice(`Channel ${saved.slug} was renamed to ${saved.name}.`);
                             reload();
                           }}
@@ -92,6 +99,7 @@ export function ChannelsPage() {
                     <td>
                       {editing !== channel.slug && (
                         <button
+                          id={`rename-button-${channel.slug}`}
                           type="button"
                           className="button-small"
                           onClick={() => {
@@ -179,10 +187,7 @@ function NewChannelForm({
             onRetry={retry}
           />
         )}
-        <button type="submit" className="button-primary" disabled={busy}>
-          {busy && <span className="spinner" aria-hidden="true" />}
-          Create channel
-        </button>
+        <SubmitButton busy={busy}>Create channel</SubmitButton>
       </form>
     </section>
   );
@@ -216,11 +221,14 @@ function RenameChannelForm({
   };
   const changedElsewhere = errors !== null && isChangedElsewhere(errors.error);
   return (
-    <form className="inline-form" onSubmit={submit} noValidate>
+    <form className="inline-form" onSubmit={submit} onKeyDown={closeOnEscape(onCancel)} noValidate>
       <div className="field">
         <label htmlFor={`${id}-name`}>New name of {channel.slug}</label>
         <input
           id={`${id}-name`}
+          // Opened by its Rename button: the name to change is where the administrator goes next.
+          // biome-ignore lint/a11y/noAutofocus: opened on request, not on page load.
+          autoFocus
           type="text"
           value={name}
           autoComplete="off"
@@ -250,10 +258,7 @@ function RenameChannelForm({
         />
       )}
       <div className="button-row">
-        <button type="submit" className="button-primary" disabled={busy}>
-          {busy && <span className="spinner" aria-hidden="true" />}
-          Save
-        </button>
+        <SubmitButton busy={busy}>Save</SubmitButton>
         <button type="button" className="button-secondary" onClick={onCancel}>
           Cancel
         </button>

@@ -1,4 +1,4 @@
-import { type FormEvent, useCallback, useState } from 'react';
+import { type FormEvent, useCallback, useRef, useState } from 'react';
 import type { PreviewQuery, SearchPreview } from '../api/types.ts';
 import { useApp } from '../app-context.ts';
 import { ChannelSelect } from '../components/ChannelSelect.tsx';
@@ -7,6 +7,7 @@ import { describedBy, FieldErrorText } from '../components/FieldError.tsx';
 import { Loading } from '../components/Loading.tsx';
 import { ScopeCheckboxes } from '../components/ScopeCheckboxes.tsx';
 import { usePageTitle } from '../components/SignedOutPages.tsx';
+import { SubmitButton } from '../components/SubmitButton.tsx';
 import { clientChoiceLabel } from '../domain/clients.ts';
 import { buildPreviewQuery, DEFAULT_PREVIEW_FORM, type PreviewFormValues } from '../domain/preview.ts';
 import { SORT_COLUMNS } from '../domain/scopes.ts';
@@ -48,6 +49,7 @@ export function PreviewPage() {
   const [form, setForm] = useState<PreviewFormValues>(DEFAULT_PREVIEW_FORM);
   const [result, setResult] = useState<Result>({ state: 'idle' });
   const [loading, setLoading] = useState(false);
+  const inFlight = useRef(false);
   const [errors, setErrors] = useState<FormErrorState | null>(null);
 
   const set = <K extends keyof PreviewFormValues>(key: K, value: PreviewFormValues[K]) =>
@@ -55,7 +57,8 @@ export function PreviewPage() {
 
   const run = async (pages: readonly PreviewQuery[]) => {
     const query = pages.at(-1);
-    if (query === undefined) return;
+    if (query === undefined || inFlight.current) return;
+    inFlight.current = true;
     setErrors(null);
     setLoading(true);
     try {
@@ -63,6 +66,7 @@ export function PreviewPage() {
     } catch (error) {
       setErrors(formErrorState(error, FIELDS));
     } finally {
+      inFlight.current = false;
       setLoading(false);
     }
   };
@@ -267,10 +271,7 @@ export function PreviewPage() {
           {errors !== null && (
             <ErrorAlert error={errors.error} title="The preview failed." extra={errors.unmatched} />
           )}
-          <button type="submit" className="button-primary" disabled={loading}>
-            {loading && <span className="spinner" aria-hidden="true" />}
-            Run search
-          </button>
+          <SubmitButton busy={loading}>Run search</SubmitButton>
         </form>
       </section>
       {loading && result.state === 'idle' && (

@@ -6,6 +6,7 @@ import { ChannelSelect } from '../../components/ChannelSelect.tsx';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { describedBy, FieldErrorText } from '../../components/FieldError.tsx';
 import { ScopeCheckboxes } from '../../components/ScopeCheckboxes.tsx';
+import { SubmitButton } from '../../components/SubmitButton.tsx';
 import { CLIENT_FIELD_LABELS } from '../../domain/clients.ts';
 import { checkBody } from '../../domain/form-checks.ts';
 import { useSubmission } from '../../forms/use-submission.ts';
@@ -135,10 +136,7 @@ export function CreateClientForm({
           />
         )}
         <div className="button-row">
-          <button type="submit" className="button-primary" disabled={busy}>
-            {busy && <span className="spinner" aria-hidden="true" />}
-            {busy ? 'Creating…' : 'Create client'}
-          </button>
+          <SubmitButton busy={busy}>{busy ? 'Creating…' : 'Create client'}</SubmitButton>
           <button type="button" className="button-secondary" onClick={onCancel}>
             Cancel
           </button>

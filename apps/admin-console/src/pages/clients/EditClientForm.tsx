@@ -8,6 +8,7 @@ import { closeOnEscape } from '../../components/close-on-escape.ts';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { describedBy, FieldErrorText } from '../../components/FieldError.tsx';
 import { ScopeCheckboxes } from '../../components/ScopeCheckboxes.tsx';
+import { SubmitButton } from '../../components/SubmitButton.tsx';
 import { CLIENT_FIELD_LABELS } from '../../domain/clients.ts';
 import { checkBody } from '../../domain/form-checks.ts';
 import { useSubmission } from '../../forms/use-submission.ts';
@@ -197,10 +198,9 @@ export function EditClientForm({
           {busy ? 'Saving…' : ''}
         </p>
         <div className="button-row">
-          <button type="submit" className="button-primary" disabled={busy || base === null}>
-            {busy && <span className="spinner" aria-hidden="true" />}
+          <SubmitButton busy={busy} disabled={base === null}>
             Save changes
-          </button>
+          </SubmitButton>
           <button type="button" className="button-secondary" onClick={onCancel}>
             Cancel
           </button>

@@ -3,6 +3,7 @@ import type { ClientRevocation, M2MClient } from '../../api/types.ts';
 import { useApp } from '../../app-context.ts';
 import { closeOnEscape } from '../../components/close-on-escape.ts';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
+import { SubmitButton } from '../../components/SubmitButton.tsx';
 import { useSubmission } from '../../forms/use-submission.ts';
 
 /** Revocation is irreversible: the administrator types the client's name to confirm. */
@@ -54,10 +55,9 @@ export function RevokePanel({
           <ErrorAlert error={errors.error} title="The client was not revoked." onRetry={retry} />
         )}
         <div className="button-row">
-          <button type="submit" className="button-danger" disabled={!matches || busy}>
-            {busy && <span className="spinner" aria-hidden="true" />}
+          <SubmitButton busy={busy} disabled={!matches} className="button-danger">
             Revoke client
-          </button>
+          </SubmitButton>
           <button type="button" className="button-secondary" onClick={onCancel}>
             Cancel
           </button>

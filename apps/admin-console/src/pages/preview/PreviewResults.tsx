@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import type { SearchPreview } from '../../api/types.ts';
 import { TableRegion } from '../../components/TableRegion.tsx';
 import { cellText, countLine, previewColumns } from '../../domain/preview.ts';
@@ -21,9 +22,15 @@ export function PreviewResults({
 }) {
   const { subject, access, search } = preview;
   const columns = search === null ? [] : previewColumns(fields, search.data);
+  // Each answer (a run, another page) takes the focus to its heading: a screen reader reads what came,
+  // and the focus does not stay on a button of the page that was replaced.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), [preview]);
   return (
     <section className="panel" aria-labelledby="preview-results-heading" aria-busy={busy}>
-      <h2 id="preview-results-heading">What the integrator receives</h2>
+      <h2 id="preview-results-heading" ref={heading} tabIndex={-1}>
+        What the integrator receives
+      </h2>
       <div className={access.allowed ? 'verdict verdict-allowed' : 'verdict verdict-refused'} role="status">
         <p className="verdict-title">
           {access.allowed ? `Access allowed (${access.status})` : `Access refused (${access.status})`}
@@ -99,10 +106,20 @@ export function PreviewResults({
           )}
           {(page > 1 || search.syncToken !== null) && (
             <nav className="button-row" aria-label="Preview pages">
-              <button type="button" onClick={onPreviousPage} disabled={busy || page === 1}>
+              <button
+                type="button"
+                onClick={onPreviousPage}
+                disabled={page === 1}
+                aria-disabled={busy || undefined}
+              >
                 Previous page
               </button>
-              <button type="button" onClick={onNextPage} disabled={busy || search.syncToken === null}>
+              <button
+                type="button"
+                onClick={onNextPage}
+                disabled={search.syncToken === null}
+                aria-disabled={busy || undefined}
+              >
                 Next page
               </button>
             </nav>
