@@ -72,7 +72,15 @@ describe('names people read: client, brand and channel names refuse blank and lo
     expect(reply.status).toBe(400);
     expect(reply.body).toMatchObject({
       error: 'INVALID_PARAMETER',
-      errors: [{ field: 'clientName', message: expect.stringMatching(/^Client name must be letters/) }],
+      // The characters at fault are named first (x-allowed-characters), then what the name must be.
+      errors: [
+        {
+          field: 'clientName',
+          message: expect.stringMatching(
+            /^Client name (must not contain (U\+[0-9A-F]{4}|“.”)(, (U\+[0-9A-F]{4}|“.”))*: it )?must be letters/u,
+          ),
+        },
+      ],
     });
   };
 
