@@ -21,6 +21,7 @@ import {
 } from './components/SignedOutPages.tsx';
 import type { ConsoleConfig } from './config.ts';
 import { ChannelsPage } from './pages/ChannelsPage.tsx';
+import { ClientDetailPage } from './pages/ClientDetailPage.tsx';
 import { ClientsPage } from './pages/ClientsPage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
 import { PreviewPage } from './pages/PreviewPage.tsx';
@@ -92,6 +93,7 @@ export function App({ config }: { readonly config: ConsoleConfig }) {
       <Header route={route} email={session.claims.email} onSignOut={signOut} />
       <main id="main">
         {route === 'clients' && <ClientsPage />}
+        {route === 'client' && <ClientDetailPage />}
         {route === 'channels' && <ChannelsPage />}
         {route === 'preview' && <PreviewPage />}
         {route === 'not-found' && <NotFoundPage />}

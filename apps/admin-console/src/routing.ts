@@ -4,22 +4,40 @@ import { useSyncExternalStore } from 'react';
 import { focusPageHeading } from './focus-on-navigation.ts';
 import { mayLeave } from './leave-guard.ts';
 
-export const ROUTES = ['clients', 'channels', 'preview', 'callback'] as const;
-export type Route = (typeof ROUTES)[number] | 'not-found';
+export const ROUTES = ['clients', 'channels', 'preview', 'callback', 'signed-out'] as const;
+export type Route = (typeof ROUTES)[number] | 'client' | 'not-found';
+
+/** A client's own page: `clients/<clientId>`. */
+const CLIENT_PATH = /^clients\/([a-zA-Z0-9]{26})$/;
 
 const CHANGE_EVENT = 'console:navigate';
 
-/** The route of `pathname` under the base's pathname: '' and 'clients' are the clients page. */
-export function routeFromPath(pathname: string, basePathname: string): Route {
+/** The path under the base's pathname without trailing slashes ('' for the base), or null outside it. */
+function pathUnderBase(pathname: string, basePathname: string): string | null {
   const base = basePathname.endsWith('/')
     ? basePathname
     : basePathname.slice(0, basePathname.lastIndexOf('/') + 1);
-  if (`${pathname}/` === base) return 'clients';
-  if (!pathname.startsWith(base)) return 'not-found';
-  const rest = pathname.slice(base.length).replace(/\/+$/, '');
+  if (`${pathname}/` === base) return '';
+  if (!pathname.startsWith(base)) return null;
+  return pathname.slice(base.length).replace(/\/+$/, '');
+}
+
+/** The route of `pathname` under the base's pathname: '' and 'clients' are the clients page. */
+export function routeFromPath(pathname: string, basePathname: string): Route {
+  const rest = pathUnderBase(pathname, basePathname);
+  if (rest === null) return 'not-found';
   if (rest === '') return 'clients';
+  if (CLIENT_PATH.test(rest)) return 'client';
   return (ROUTES as readonly string[]).includes(rest) ? (rest as Route) : 'not-found';
 }
+
+/** The client ID of a client's page, null on any other page. */
+export function clientIdFromPath(pathname: string, basePathname: string): string | null {
+  return CLIENT_PATH.exec(pathUnderBase(pathname, basePathname) ?? '')?.[1] ?? null;
+}
+
+/** The route of a client's own page, for navigate() and routeHref(). */
+export const clientRoute = (clientId: string) => `clients/${clientId}`;
 
 export function currentRoute(): Route {
   return routeFromPath(location.pathname, new URL(document.baseURI).pathname);
@@ -34,7 +52,7 @@ export function currentRelativeLocation(): string {
   const basePath = new URL(document.baseURI).pathname;
   const path = location.pathname.startsWith(basePath) ? location.pathname.slice(basePath.length) : '';
   const route = currentRoute();
-  if (route === 'callback' || route === 'not-found') return 'clients';
+  if (route === 'callback' || route === 'signed-out' || route === 'not-found') return 'clients';
   return `${path === '' ? 'clients' : path}${location.search}`;
 }
 
@@ -54,6 +72,19 @@ export function replaceLocation(relative: string): void {
   notify();
 }
 
+/**
+ * Changes the current page's query only. `push` adds a step that Back returns to (another page of the
+ * list); `replace` keeps one entry while a filter is typed into.
+ */
+export function setLocationSearch(search: string, mode: 'push' | 'replace'): void {
+  const url = new URL(location.href);
+  url.search = search;
+  if (url.href === location.href) return;
+  if (mode === 'push') history.pushState(null, '', url.href);
+  else history.replaceState(null, '', url.href);
+  notify();
+}
+
 function subscribe(listener: () => void): () => void {
   window.addEventListener('popstate', listener);
   window.addEventListener(CHANGE_EVENT, listener);
@@ -65,4 +96,14 @@ function subscribe(listener: () => void): () => void {
 
 export function useRoute(): Route {
   return useSyncExternalStore(subscribe, currentRoute);
+}
+
+export function useLocationSearch(): string {
+  return useSyncExternalStore(subscribe, () => location.search);
+}
+
+export function useClientIdInPath(): string | null {
+  return useSyncExternalStore(subscribe, () =>
+    clientIdFromPath(location.pathname, new URL(document.baseURI).pathname),
+  );
 }

@@ -6,10 +6,7 @@ import {
   DAY_MS,
   daysUntilExpiry,
   displayStatus,
-  filterClients,
-  formatDate,
   isUnused,
-  sortClients,
 } from '../src/domain/clients.ts';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');
@@ -79,75 +76,7 @@ describe('an active client past its expiry', () => {
     expect(displayStatus(client({ status: 'revoked', expiresAt: iso(NOW - 1) }), NOW)).toBe('revoked');
   });
 
-  it('is counted by the Expired filter, not by Active', () => {
-    const live = client({ clientId: 'D'.repeat(26), clientName: 'Live feed' });
-    expect(filterClients([expired, live], { status: 'active', text: '' }, NOW)).toEqual([live]);
-    expect(filterClients([expired, live], { status: 'expired', text: '' }, NOW)).toEqual([expired]);
-  });
-
   it('is chosen by a label with its status and its id, so same-named clients are told apart', () => {
     expect(clientChoiceLabel(expired, NOW)).toBe(`Old feed (expired) · ${'A'.repeat(26)}`);
   });
-});
-
-describe('filtering', () => {
-  const clients = [
-    client({ clientId: 'A'.repeat(26), clientName: 'Web shop', channel: 'eu-shop' }),
-    client({
-      clientId: 'B'.repeat(26),
-      clientName: 'ERP sync',
-      description: 'Nightly import',
-      status: 'revoked',
-    }),
-    client({ clientId: 'C'.repeat(26), clientName: 'Marketplace' }),
-  ];
-  const names = (list: M2MClient[]) => list.map((c) => c.clientName);
-
-  it('by status', () => {
-    expect(names(filterClients(clients, { status: 'all', text: '' }, NOW))).toEqual([
-      'Web shop',
-      'ERP sync',
-      'Marketplace',
-    ]);
-    expect(names(filterClients(clients, { status: 'revoked', text: '' }, NOW))).toEqual(['ERP sync']);
-    expect(names(filterClients(clients, { status: 'active', text: '' }, NOW))).toEqual([
-      'Web shop',
-      'Marketplace',
-    ]);
-  });
-
-  it('by text in name, description, clientId and channel, case-insensitively', () => {
-    expect(names(filterClients(clients, { status: 'all', text: 'NIGHTLY' }, NOW))).toEqual(['ERP sync']);
-    expect(names(filterClients(clients, { status: 'all', text: 'eu-shop' }, NOW))).toEqual(['Web shop']);
-    expect(names(filterClients(clients, { status: 'all', text: 'cccc' }, NOW))).toEqual(['Marketplace']);
-    expect(names(filterClients(clients, { status: 'all', text: 'web market' }, NOW))).toEqual([]);
-    expect(names(filterClients(clients, { status: 'active', text: 'erp' }, NOW))).toEqual([]);
-  });
-});
-
-describe('sorting by last use', () => {
-  const a = client({ clientName: 'a', lastUsedAt: iso(NOW - DAY_MS), createdAt: iso(NOW - 5 * DAY_MS) });
-  const b = client({ clientName: 'b', lastUsedAt: iso(NOW - 3 * DAY_MS), createdAt: iso(NOW - 4 * DAY_MS) });
-  const n = client({ clientName: 'n', lastUsedAt: null, createdAt: iso(NOW - DAY_MS) });
-  const names = (list: M2MClient[]) => list.map((c) => c.clientName);
-
-  it('most recent first, never used last', () => {
-    expect(names(sortClients([n, b, a], 'last-used-desc'))).toEqual(['a', 'b', 'n']);
-  });
-  it('least recent first, never used first', () => {
-    expect(names(sortClients([a, n, b], 'last-used-asc'))).toEqual(['n', 'b', 'a']);
-  });
-  it('newest created first', () => {
-    expect(names(sortClients([a, b, n], 'created-desc'))).toEqual(['n', 'b', 'a']);
-  });
-  it('does not change its input', () => {
-    const list = [n, b, a];
-    sortClients(list, 'last-used-desc');
-    expect(names(list)).toEqual(['n', 'b', 'a']);
-  });
-});
-
-it('dates show as YYYY-MM-DD or never', () => {
-  expect(formatDate(null)).toBe('never');
-  expect(formatDate('2025-06-01T23:30:00Z')).toBe('2025-06-01');
 });

@@ -78,6 +78,12 @@ async function inShell(
 
 const clientRow = (page: Page, name: string) => page.getByRole('row').filter({ hasText: name });
 
+/** Picks `action` from the actions menu of the client's row. */
+async function rowAction(page: Page, clientName: string, action: string): Promise<void> {
+  await clientRow(page, clientName).getByRole('button', { name: 'Actions' }).click();
+  await page.getByRole('menuitem', { name: action, exact: true }).click();
+}
+
 describe('admin console', () => {
   it('serves the console at /console with a strict Content-Security-Policy and no framing', async () => {
     const reply = await stack.api('/console/');
@@ -106,7 +112,7 @@ describe('admin console', () => {
     await context.close();
   });
 
-  it('client lifecycle: create shows the secret once, the secret obtains a real token, the preview shows what that token gets, rescope narrows new tokens, revoke refuses the token', async () => {
+  it('client lifecycle: create shows the secret once, the secret obtains a real token, the preview shows what that token gets, rescope narrows new tokens, Duplicate starts a replacement from its fields, revoke refuses the token', async () => {
     const { context, page, problems } = await signedInPage();
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.baseUrl });
     const suffix = Date.now().toString(36);
@@ -139,7 +145,7 @@ describe('admin console', () => {
     await page.getByRole('checkbox', { name: 'products.read' }).check();
     await page.getByRole('checkbox', { name: 'brands.read' }).check();
     await page.getByLabel('Expires in (days)').fill('30');
-    await page.getByLabel('Channel').selectOption(channelSlug);
+    await page.getByRole('region', { name: 'New client' }).getByLabel('Channel').selectOption(channelSlug);
     await page.getByRole('button', { name: 'Create client' }).click();
 
     const created = page.getByRole('region', { name: /copy the secret now/i });
@@ -212,23 +218,22 @@ describe('admin console', () => {
 
     // Rescope: without brands.read, the token server refuses that scope from now on.
     await page.getByRole('link', { name: 'Clients' }).click();
-    await clientRow(page, clientName).getByRole('button', { name: 'Edit' }).click();
+    await rowAction(page, clientName, 'Edit');
     const editor = page.getByRole('region', { name: `Edit ${clientName}` });
     await editor.getByRole('checkbox', { name: 'brands.read' }).uncheck();
     await editor.getByRole('button', { name: 'Save changes' }).click();
     await editor.waitFor({ state: 'detached' });
     await expect(clientRow(page, clientName).getByText('brands.read').count()).resolves.toBe(0);
 
-    // Rotation: the console shows the instructions the API returns (secrets are never rotated in place).
-    await clientRow(page, clientName).getByRole('button', { name: 'Rotate secret' }).click();
-    const rotation = page.getByRole('region', { name: `Rotate the secret of ${clientName}` });
-    const instructions = await stack.api(`/oauth/clients/${clientId}/rotate-secret`, {
-      method: 'POST',
-      token: await stack.adminIdToken(),
-    });
-    const steps = (instructions.body as { instructions: string[] }).instructions;
-    await expect(rotation.getByRole('listitem').allTextContents()).resolves.toEqual(steps);
-    await rotation.getByRole('button', { name: 'Close' }).click();
+    // A secret is never rotated in place (spec 3 rule 3): Duplicate opens the create form on this
+    // client's fields for its replacement (clients-list.test.ts goes on to create it and revoke this one).
+    await rowAction(page, clientName, 'Duplicate…');
+    const duplicate = page.getByRole('region', { name: `Duplicate ${clientName}` });
+    await expect(duplicate.getByLabel('Client name').inputValue()).resolves.toBe(`${clientName} replacement`);
+    await expect(duplicate.getByLabel('Channel').inputValue()).resolves.toBe(channelSlug);
+    await expect(duplicate.getByRole('checkbox', { name: 'brands.read' }).isChecked()).resolves.toBe(false);
+    await duplicate.getByRole('button', { name: 'Cancel' }).click();
+    await duplicate.waitFor({ state: 'detached' });
     const narrowed = await requestAccessToken({
       authUrl: stack.authUrl,
       ca: stack.ca,
@@ -240,7 +245,7 @@ describe('admin console', () => {
     expect(narrowed.body).toContain('invalid_scope');
 
     // Revoke: the button waits for the typed name; then the row says who revoked it and when.
-    await clientRow(page, clientName).getByRole('button', { name: 'Revoke' }).click();
+    await rowAction(page, clientName, 'Revoke');
     const confirm = page.getByRole('region', { name: `Revoke ${clientName}` });
     const revokeButton = confirm.getByRole('button', { name: 'Revoke client' });
     await expect(revokeButton.isDisabled()).resolves.toBe(true);
@@ -270,7 +275,7 @@ describe('admin console', () => {
     expect(created.status).toBe(201);
     const clientId = (created.body as { clientId: string }).clientId;
     const { context, page, problems } = await signedInPage();
-    await clientRow(page, clientName).getByRole('button', { name: 'Edit' }).click();
+    await rowAction(page, clientName, 'Edit');
     const editor = page.getByRole('region', { name: `Edit ${clientName}` });
     const description = editor.getByLabel('Description');
     // The form opens on the client's current version; the other administrator saves after that.
@@ -317,7 +322,7 @@ describe('admin console', () => {
     page.on('request', (request) => {
       if (request.method() === 'PUT') sent.push(request.url());
     });
-    await clientRow(page, clientName).getByRole('button', { name: 'Edit' }).click();
+    await rowAction(page, clientName, 'Edit');
     const editor = page.getByRole('region', { name: `Edit ${clientName}` });
     await editor.locator('fieldset[aria-busy="false"]').waitFor();
     await editor.getByRole('checkbox', { name: 'products.read' }).uncheck();
@@ -500,9 +505,10 @@ describe('admin console', () => {
       await page.getByRole('button', { name: 'New client' }).click();
       await page.getByLabel('Client name').waitFor();
       await page
-        .getByRole('button', { name: /^Edit / })
+        .getByRole('button', { name: /^Actions / })
         .first()
         .click();
+      await page.getByRole('menuitem', { name: 'Edit', exact: true }).click();
       expect(await seriousAxeViolations(page), 'new-client and edit forms').toEqual([]);
       expect(await overflowsHorizontally(page), 'new-client and edit forms').toBe(false);
       expect(problems).toEqual([]);

@@ -45,12 +45,18 @@ async function signedInPage() {
 
 const clientRow = (page: Page, name: string) => page.getByRole('row').filter({ hasText: name });
 
+/** Picks `action` from the actions menu of the client's row. */
+async function rowAction(page: Page, clientName: string, action: string): Promise<void> {
+  await clientRow(page, clientName).getByRole('button', { name: 'Actions' }).click();
+  await page.getByRole('menuitem', { name: action, exact: true }).click();
+}
+
 describe('admin console feedback and failure', () => {
   it('with the API frozen, a save times out with a message and "Try again" instead of waiting silently; once the API is back, Try again saves the change exactly once', async () => {
     const clientName = `Frozen save ${Date.now().toString(36)}`;
     const { clientId } = await stack.createClient(['products.read'], { clientName });
     const { context, page, problems } = await signedInPage();
-    await clientRow(page, clientName).getByRole('button', { name: 'Edit' }).click();
+    await rowAction(page, clientName, 'Edit');
     const editor = page.getByRole('region', { name: `Edit ${clientName}` });
     await editor.locator('fieldset[aria-busy="false"]').waitFor();
     await editor.getByLabel('Description').fill('saved after the freeze');
@@ -156,7 +162,7 @@ describe('admin console feedback and failure', () => {
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
 
-    await clientRow(page, clientName).getByRole('button', { name: 'Edit' }).click();
+    await rowAction(page, clientName, 'Edit');
     const editor = page.getByRole('region', { name: `Edit ${clientName}` });
     await editor.locator('fieldset[aria-busy="false"]').waitFor();
     await editor.getByLabel('Description').focus();

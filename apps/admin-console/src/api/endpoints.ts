@@ -1,6 +1,7 @@
 // The routes the console calls, typed by the contract.
 import type { ApiClient, Tagged } from './client.ts';
 import type {
+  AuditEventPage,
   ClientCreateRequest,
   ClientRevocation,
   ClientUpdateRequest,
@@ -9,7 +10,6 @@ import type {
   M2MClientList,
   PreviewQuery,
   SearchPreview,
-  SecretRotationInstructions,
   WebChannel,
   WebChannelList,
 } from './types.ts';
@@ -32,8 +32,12 @@ export function createCatalogAdminApi(client: ApiClient) {
       }),
     revokeClient: (clientId: string) =>
       client.request<ClientRevocation>(clientPath(clientId), { method: 'DELETE' }),
-    rotationInstructions: (clientId: string) =>
-      client.request<SecretRotationInstructions>(`${clientPath(clientId)}/rotate-secret`, { method: 'POST' }),
+    /** The newest audit events of one client (a detail page shows its recent activity, not the whole trail). */
+    listClientEvents: (clientId: string, limit: number, signal?: AbortSignal) =>
+      client.request<AuditEventPage>('/audit-events', {
+        query: { targetType: 'client', targetId: clientId, limit },
+        ...(signal ? { signal } : {}),
+      }),
     listChannels: (signal?: AbortSignal) =>
       client.request<WebChannelList>('/company-settings/web-channels', signal ? { signal } : {}),
     createChannel: (body: WebChannel) =>

@@ -1,24 +1,33 @@
 import { useCallback, useMemo, useState } from 'react';
-import type { M2MClient } from '../api/types.ts';
+import type { ClientRevocation, M2MClient } from '../api/types.ts';
 import { useApp } from '../app-context.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { Loading } from '../components/Loading.tsx';
 import { usePageTitle } from '../components/SignedOutPages.tsx';
-import {
-  type ClientSort,
-  filterClients,
-  formatDateTime,
-  type StatusFilter,
-  sortClients,
-} from '../domain/clients.ts';
+import { filterClients } from '../domain/client-filters.ts';
+import { withFilter, withSort } from '../domain/client-list-query.ts';
+import { sortClients, toggleSort } from '../domain/client-sort.ts';
+import { formatDateTime } from '../domain/date-time.ts';
+import { pageOf } from '../domain/paging.ts';
+import { lifetimeDays, replacementDraft } from '../domain/replacement.ts';
 import { useLoad } from '../hooks.ts';
-import { ClientTable, type RowPanel } from './clients/ClientTable.tsx';
+import { ClientFilters } from './clients/ClientFilters.tsx';
+import { ClientPager } from './clients/ClientPager.tsx';
+import { ClientTable, type RowAction, type RowPanel } from './clients/ClientTable.tsx';
 import { CreateClientForm, type CreatedResult } from './clients/CreateClientForm.tsx';
 import { CreatedClientPanel } from './clients/CreatedClientPanel.tsx';
 import { EditClientForm } from './clients/EditClientForm.tsx';
+import { type Replacement, ReplacementSteps } from './clients/ReplacementSteps.tsx';
 import { RevokePanel } from './clients/RevokePanel.tsx';
-import { RotatePanel } from './clients/RotatePanel.tsx';
+import { UsageLegend } from './clients/UsageLegend.tsx';
 import { useChannelOptions } from './clients/use-channels.ts';
+import { useClientListQuery } from './clients/use-client-list-query.ts';
+
+/** The create form: empty for a new client, or filled in from the client it replaces. */
+type CreateForm =
+  | { readonly kind: 'new' }
+  | { readonly kind: 'duplicate'; readonly client: M2MClient }
+  | null;
 
 export function ClientsPage() {
   usePageTitle('Clients');
@@ -31,28 +40,44 @@ export function ClientsPage() {
       clients: value.clients.map((c) => (c.clientId === clientId ? update(c) : c)),
     }));
   const { channels } = useChannelOptions();
-  const [status, setStatus] = useState<StatusFilter>('all');
-  const [text, setText] = useState('');
-  const [sort, setSort] = useState<ClientSort>('created-desc');
+  const [query, setQuery] = useClientListQuery();
   const [panel, setPanel] = useState<RowPanel>(null);
+  const [form, setForm] = useState<CreateForm>(null);
   const [created, setCreated] = useState<CreatedResult | null>(null);
-  const [creating, setCreating] = useState(false);
+  const [replacement, setReplacement] = useState<Replacement | null>(null);
   const [notice, setNotice] = useState('');
 
   const all = list.state === 'ready' ? list.value.clients : null;
-  const shown = useMemo(
-    () => (all === null ? [] : sortClients(filterClients(all, { status, text }, Date.now()), sort)),
-    [all, status, text, sort],
-  );
   const nowMs = Date.now();
-
-  const openPanel = (next: RowPanel) => {
-    setNotice('');
-    setPanel((current) =>
-      current !== null && next !== null && current.kind === next.kind && current.clientId === next.clientId
+  const shown = useMemo(
+    () =>
+      all === null
         ? null
-        : next,
+        : pageOf(sortClients(filterClients(all, query.filter, Date.now()), query.sort), query.page),
+    [all, query],
+  );
+
+  const onAction = (client: M2MClient, action: RowAction) => {
+    setNotice('');
+    if (action === 'duplicate') {
+      setPanel(null);
+      setForm({ kind: 'duplicate', client });
+      return;
+    }
+    setPanel({ kind: action, clientId: client.clientId });
+  };
+
+  const markRevoked = (revocation: ClientRevocation) => {
+    replaceClient(revocation.clientId, (c) => ({
+      ...c,
+      status: 'revoked',
+      revokedAt: revocation.revokedAt,
+      revokedBy: revocation.revokedBy,
+    }));
+    setNotice(
+      `${revocation.clientName} was revoked by ${revocation.revokedBy.userName} on ${formatDateTime(revocation.revokedAt)}. ${revocation.note}`,
     );
+    reload();
   };
 
   const renderPanel = (client: M2MClient) => {
@@ -71,26 +96,30 @@ export function ClientsPage() {
           }}
         />
       );
-    if (panel.kind === 'rotate') return <RotatePanel client={client} onClose={() => setPanel(null)} />;
     return (
       <RevokePanel
         client={client}
         onCancel={() => setPanel(null)}
         onRevoked={(revocation) => {
           setPanel(null);
-          replaceClient(revocation.clientId, (c) => ({
-            ...c,
-            status: 'revoked',
-            revokedAt: revocation.revokedAt,
-            revokedBy: revocation.revokedBy,
-          }));
-          setNotice(
-            `${revocation.clientName} was revoked by ${revocation.revokedBy.userName} on ${formatDateTime(revocation.revokedAt)}. ${revocation.note}`,
-          );
-          reload();
+          markRevoked(revocation);
         }}
       />
     );
+  };
+
+  const onCreated = (result: CreatedResult) => {
+    if (form?.kind === 'duplicate') setReplacement({ old: form.client, created: result.created });
+    setForm(null);
+    setCreated(result);
+    setNotice('');
+    const { clientSecret: _secret, tokenEndpoint: _endpoint, warning: _warning, ...client } = result.created;
+    patch((value) => ({
+      ...value,
+      clients: [client as M2MClient, ...value.clients],
+      count: value.count + 1,
+    }));
+    reload();
   };
 
   return (
@@ -100,9 +129,9 @@ export function ClientsPage() {
         <button
           type="button"
           className="button-primary"
-          aria-expanded={creating}
+          aria-expanded={form?.kind === 'new'}
           aria-controls="new-client-panel"
-          onClick={() => setCreating((open) => !open)}
+          onClick={() => setForm((open) => (open?.kind === 'new' ? null : { kind: 'new' }))}
         >
           New client
         </button>
@@ -112,90 +141,75 @@ export function ClientsPage() {
         channel.
       </p>
       {created !== null && <CreatedClientPanel result={created} onDone={() => setCreated(null)} />}
+      {replacement !== null && (
+        <ReplacementSteps
+          replacement={replacement}
+          onRevoked={markRevoked}
+          onClose={() => setReplacement(null)}
+        />
+      )}
       <div id="new-client-panel">
-        {creating && (
+        {form !== null && (
           <CreateClientForm
+            key={form.kind === 'new' ? 'new' : form.client.clientId}
             channels={channels}
-            onCancel={() => setCreating(false)}
-            onCreated={(result) => {
-              setCreating(false);
-              setCreated(result);
-              setNotice('');
-              const {
-                clientSecret: _secret,
-                tokenEndpoint: _endpoint,
-                warning: _warning,
-                ...client
-              } = result.created;
-              patch((value) => ({
-                ...value,
-                clients: [client as M2MClient, ...value.clients],
-                count: value.count + 1,
-              }));
-              reload();
-            }}
+            onCancel={() => setForm(null)}
+            onCreated={onCreated}
+            {...(form.kind === 'duplicate' ? duplicateFormProps(form.client) : {})}
           />
         )}
       </div>
       <section className="panel" aria-labelledby="clients-list-heading">
         <h2 id="clients-list-heading">All clients</h2>
-        <div className="filters">
-          <div className="field">
-            <label htmlFor="clients-status">Status</label>
-            <select
-              id="clients-status"
-              value={status}
-              onChange={(e) => setStatus(e.target.value as StatusFilter)}
-            >
-              <option value="all">All</option>
-              <option value="active">Active</option>
-              <option value="expired">Expired</option>
-              <option value="revoked">Revoked</option>
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="clients-search">Search clients</label>
-            <input
-              id="clients-search"
-              type="search"
-              value={text}
-              placeholder="Name, description, client ID or channel"
-              onChange={(e) => setText(e.target.value)}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="clients-sort">Sort by</label>
-            <select id="clients-sort" value={sort} onChange={(e) => setSort(e.target.value as ClientSort)}>
-              <option value="created-desc">Newest first</option>
-              <option value="last-used-desc">Last used: most recent first</option>
-              <option value="last-used-asc">Last used: least recent first</option>
-            </select>
-          </div>
-        </div>
+        <ClientFilters
+          filter={query.filter}
+          sort={query.sort}
+          channels={channels}
+          onFilter={(change) => setQuery(withFilter(query, change), 'replace')}
+          onSort={(sort) => setQuery(withSort(query, sort), 'replace')}
+        />
         <p className="notice" role="status">
           {notice}
         </p>
+        <UsageLegend />
         {list.state === 'loading' && <Loading label="Loading clients…" />}
         {list.state === 'error' && <ErrorAlert error={list.error} title="The clients could not be loaded." />}
         {all !== null && all.length === 0 && <p className="empty">No clients yet — create the first one.</p>}
-        {all !== null && all.length > 0 && shown.length === 0 && (
+        {all !== null && all.length > 0 && shown?.total === 0 && (
           <p className="empty">No client matches these filters.</p>
         )}
-        {all !== null && shown.length > 0 && (
+        {shown !== null && shown.total > 0 && (
           <>
-            <p className="count">
-              Showing {shown.length} of {all.length} {all.length === 1 ? 'client' : 'clients'}.
-            </p>
             <ClientTable
-              clients={shown}
+              clients={shown.items}
               nowMs={nowMs}
+              sort={query.sort}
+              onSort={(key) => setQuery(withSort(query, toggleSort(query.sort, key)), 'replace')}
               panel={panel}
-              onOpenPanel={openPanel}
+              onAction={onAction}
               renderPanel={renderPanel}
             />
+            <ClientPager page={shown} onPage={(page) => setQuery({ ...query, page }, 'push')} />
           </>
         )}
       </section>
     </>
   );
+}
+
+/** The create form filled in from `client`, saying why a replacement rather than a new secret. */
+function duplicateFormProps(client: M2MClient) {
+  const lifetime = lifetimeDays(client);
+  return {
+    initial: replacementDraft(client),
+    heading: `Duplicate ${client.clientName}`,
+    intro: (
+      <p className="hint">
+        A secret is never rotated in place: create this replacement with the same fields, move the integration
+        to it, then revoke {client.clientName}. An expiry cannot be extended either: the replacement’s counts
+        from its creation
+        {lifetime === '' ? ' (this one never expires).' : ` (${lifetime} days, as the old client had).`}
+      </p>
+    ),
+  };
 }

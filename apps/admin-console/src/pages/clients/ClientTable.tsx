@@ -1,51 +1,82 @@
+import './clients-list.css';
 import { Fragment } from 'react';
 import type { M2MClient } from '../../api/types.ts';
+import { DateTime } from '../../components/DateTime.tsx';
+import { type MenuAction, MenuButton } from '../../components/MenuButton.tsx';
+import { NavLink } from '../../components/NavLink.tsx';
 import { TableRegion } from '../../components/TableRegion.tsx';
-import { clientBadges, displayStatus, formatDate } from '../../domain/clients.ts';
+import type { ClientSort, SortKey } from '../../domain/client-sort.ts';
+import { clientBadges, displayStatus } from '../../domain/clients.ts';
+import { clientRoute } from '../../routing.ts';
+import { SortHeader } from './SortHeader.tsx';
+import { USAGE_LEGEND_ID } from './UsageLegend.tsx';
 
-export type RowPanel = { readonly kind: 'edit' | 'rotate' | 'revoke'; readonly clientId: string } | null;
+export type RowAction = 'edit' | 'duplicate' | 'revoke';
+export type RowPanel = { readonly kind: 'edit' | 'revoke'; readonly clientId: string } | null;
 
 const COLUMN_COUNT = 9;
+
+/** What can be done to a client: a revoked (or expired) one can still be replaced, not changed. */
+function rowActions(client: M2MClient, onAction: (action: RowAction) => void): MenuAction[] {
+  const duplicate = { label: 'Duplicate…', onSelect: () => onAction('duplicate') };
+  if (client.status !== 'active') return [duplicate];
+  return [
+    { label: 'Edit', onSelect: () => onAction('edit') },
+    duplicate,
+    { label: 'Revoke', onSelect: () => onAction('revoke'), danger: true },
+  ];
+}
 
 export function ClientTable({
   clients,
   nowMs,
+  sort,
+  onSort,
   panel,
-  onOpenPanel,
+  onAction,
   renderPanel,
 }: {
   readonly clients: readonly M2MClient[];
   readonly nowMs: number;
+  readonly sort: ClientSort;
+  readonly onSort: (key: SortKey) => void;
   readonly panel: RowPanel;
-  readonly onOpenPanel: (panel: RowPanel) => void;
+  readonly onAction: (client: M2MClient, action: RowAction) => void;
   readonly renderPanel: (client: M2MClient) => React.ReactNode;
 }) {
+  const header = (label: string, key: SortKey) => (
+    <SortHeader label={label} sortKey={key} sort={sort} onSort={onSort} />
+  );
   return (
     <TableRegion label="Clients table">
-      <table className="data-table">
+      <table className="data-table client-table" aria-describedby={USAGE_LEGEND_ID}>
         <caption className="visually-hidden">Integrators’ clients</caption>
         <thead>
           <tr>
-            <th scope="col">Name</th>
+            {header('Name', 'name')}
             <th scope="col">Status</th>
             <th scope="col">Scopes</th>
             <th scope="col">Channel</th>
-            <th scope="col">Created</th>
-            <th scope="col">Expires</th>
-            <th scope="col">Usage</th>
-            <th scope="col">Last used</th>
-            <th scope="col">Actions</th>
+            {header('Created', 'created')}
+            {header('Expires', 'expires')}
+            <th scope="col">API calls</th>
+            {header('Last token', 'lastUsed')}
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
           {clients.map((client) => {
             const badges = clientBadges(client, nowMs);
-            const open = panel !== null && panel.clientId === client.clientId;
+            const status = displayStatus(client, nowMs);
             return (
               <Fragment key={client.clientId}>
                 <tr className={badges.length > 0 ? 'row-attention' : undefined}>
                   <th scope="row" className="client-name">
-                    <span className="name">{client.clientName}</span>
+                    <span className="name">
+                      <NavLink to={clientRoute(client.clientId)}>{client.clientName}</NavLink>
+                    </span>
                     {client.description !== undefined && client.description !== '' && (
                       <span className="description">{client.description}</span>
                     )}
@@ -59,50 +90,36 @@ export function ClientTable({
                       </span>
                     ))}
                   </th>
-                  <td>
-                    <span className={`status status-${displayStatus(client, nowMs)}`}>
-                      {displayStatus(client, nowMs)}
-                    </span>
+                  <td data-label="Status">
+                    <span className={`status status-${status}`}>{status}</span>
                     {client.status === 'revoked' && (
                       <span className="revoked-by">
                         Revoked by {client.revokedBy?.userName ?? 'an administrator'} on{' '}
-                        {formatDate(client.revokedAt)}
+                        <DateTime iso={client.revokedAt} none="an unknown date" />
                       </span>
                     )}
                   </td>
-                  <td>{client.scopes.join(', ')}</td>
-                  <td>{client.channel ?? 'Unbound'}</td>
-                  <td className="date">{formatDate(client.createdAt)}</td>
-                  <td className="date">{formatDate(client.expiresAt)}</td>
-                  <td>{client.usageCount.toLocaleString('en')}</td>
-                  <td className="date">{formatDate(client.lastUsedAt)}</td>
-                  <td>
-                    {client.status === 'active' && (
-                      <div className="row-actions">
-                        <RowButton
-                          label="Edit"
-                          client={client}
-                          expanded={open && panel.kind === 'edit'}
-                          onClick={() => onOpenPanel({ kind: 'edit', clientId: client.clientId })}
-                        />
-                        <RowButton
-                          label="Rotate secret"
-                          client={client}
-                          expanded={open && panel.kind === 'rotate'}
-                          onClick={() => onOpenPanel({ kind: 'rotate', clientId: client.clientId })}
-                        />
-                        <RowButton
-                          label="Revoke"
-                          client={client}
-                          danger
-                          expanded={open && panel.kind === 'revoke'}
-                          onClick={() => onOpenPanel({ kind: 'revoke', clientId: client.clientId })}
-                        />
-                      </div>
-                    )}
+                  <td data-label="Scopes">{client.scopes.join(', ')}</td>
+                  <td data-label="Channel">{client.channel ?? 'Unbound'}</td>
+                  <td data-label="Created" className="date">
+                    <DateTime iso={client.createdAt} />
+                  </td>
+                  <td data-label="Expires" className="date">
+                    <DateTime iso={client.expiresAt} />
+                  </td>
+                  <td data-label="API calls">{client.usageCount.toLocaleString('en')}</td>
+                  <td data-label="Last token" className="date">
+                    <DateTime iso={client.lastUsedAt} />
+                  </td>
+                  <td className="row-menu">
+                    <MenuButton
+                      label="Actions"
+                      labelSuffix={`for ${client.clientName}`}
+                      actions={rowActions(client, (action) => onAction(client, action))}
+                    />
                   </td>
                 </tr>
-                {open && (
+                {panel !== null && panel.clientId === client.clientId && (
                   <tr className="panel-row">
                     <td colSpan={COLUMN_COUNT}>{renderPanel(client)}</td>
                   </tr>
@@ -113,31 +130,5 @@ export function ClientTable({
         </tbody>
       </table>
     </TableRegion>
-  );
-}
-
-function RowButton({
-  label,
-  client,
-  expanded,
-  danger = false,
-  onClick,
-}: {
-  readonly label: string;
-  readonly client: M2MClient;
-  readonly expanded: boolean;
-  readonly danger?: boolean;
-  readonly onClick: () => void;
-}) {
-  return (
-    <button
-      type="button"
-      className={danger ? 'button-small button-danger-outline' : 'button-small'}
-      aria-expanded={expanded}
-      onClick={onClick}
-    >
-      {label}
-      <span className="visually-hidden"> {client.clientName}</span>
-    </button>
   );
 }

@@ -1,5 +1,5 @@
 import { createM2MClient } from 'virtual:request-validators';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import type { ClientCreateRequest, GrantableScope, M2MClientCreated, WebChannel } from '../../api/types.ts';
 import { useApp } from '../../app-context.ts';
 import { ChannelSelect } from '../../components/ChannelSelect.tsx';
@@ -9,6 +9,7 @@ import { ScopeCheckboxes } from '../../components/ScopeCheckboxes.tsx';
 import { SubmitButton } from '../../components/SubmitButton.tsx';
 import { CLIENT_FIELD_LABELS } from '../../domain/clients.ts';
 import { checkBody } from '../../domain/form-checks.ts';
+import { type ClientDraft, EMPTY_DRAFT } from '../../domain/replacement.ts';
 import { useSubmission } from '../../forms/use-submission.ts';
 
 const FIELDS = ['clientName', 'description', 'scopes', 'expiresInDays', 'channel'] as const;
@@ -23,17 +24,24 @@ export function CreateClientForm({
   channels,
   onCreated,
   onCancel,
+  initial = EMPTY_DRAFT,
+  heading = 'New client',
+  intro,
 }: {
   readonly channels: readonly WebChannel[];
   readonly onCreated: (result: CreatedResult) => void;
   readonly onCancel: () => void;
+  /** The fields as the form opens (a duplicate starts from the old client's). */
+  readonly initial?: ClientDraft;
+  readonly heading?: string;
+  readonly intro?: ReactNode;
 }) {
   const { api } = useApp();
-  const [clientName, setClientName] = useState('');
-  const [description, setDescription] = useState('');
-  const [scopes, setScopes] = useState<GrantableScope[]>(['products.read']);
-  const [expiresInDays, setExpiresInDays] = useState('');
-  const [channel, setChannel] = useState('');
+  const [clientName, setClientName] = useState(initial.clientName);
+  const [description, setDescription] = useState(initial.description);
+  const [scopes, setScopes] = useState<GrantableScope[]>([...initial.scopes]);
+  const [expiresInDays, setExpiresInDays] = useState(initial.expiresInDays);
+  const [channel, setChannel] = useState(initial.channel);
   const { busy, errors, fieldErrors, run, retry, refuse } = useSubmission(FIELDS);
 
   const submit = (event: FormEvent) => {
@@ -65,7 +73,8 @@ export function CreateClientForm({
 
   return (
     <section className="panel" aria-labelledby="new-client-heading">
-      <h2 id="new-client-heading">New client</h2>
+      <h2 id="new-client-heading">{heading}</h2>
+      {intro}
       <form onSubmit={submit} noValidate>
         <div className="field">
           <label htmlFor="new-client-name">Client name</label>
