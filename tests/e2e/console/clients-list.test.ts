@@ -74,7 +74,6 @@ async function signedInPage(startPage = '', viewport: ViewportName = 'desktop') 
   const page = await context.newPage();
   const problems = watchPageProblems(page);
   await signInThroughConsole(page, stack, admin, startPage);
-  await page.getByRole('heading', { level: 1 }).waitFor();
   return { context, page, problems };
 }
 
