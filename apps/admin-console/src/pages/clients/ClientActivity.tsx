@@ -31,7 +31,7 @@ export function ClientActivity({ clientId }: { readonly clientId: string }) {
       {events.state === 'ready' && events.value.events.length > 0 && (
         <>
           <TableRegion label="Activity table">
-            <table className="data-table activity-table">
+            <table className="data-table activity-table card-table">
               <caption className="visually-hidden">Activity, newest first</caption>
               <thead>
                 <tr>
@@ -43,11 +43,13 @@ export function ClientActivity({ clientId }: { readonly clientId: string }) {
               <tbody>
                 {events.value.events.map((event) => (
                   <tr key={event.id}>
-                    <td className="date">
+                    <td data-label="When" className="date">
                       <DateTime iso={event.occurredAt} />
                     </td>
-                    <td className="actor">{actorName(event.actor)}</td>
-                    <td>{activityText(event)}</td>
+                    <td data-label="Who" className="actor">
+                      {actorName(event.actor)}
+                    </td>
+                    <td data-label="What">{activityText(event)}</td>
                   </tr>
                 ))}
               </tbody>

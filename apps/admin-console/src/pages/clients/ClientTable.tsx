@@ -49,7 +49,7 @@ export function ClientTable({
   );
   return (
     <TableRegion label="Clients table">
-      <table className="data-table client-table" aria-describedby={USAGE_LEGEND_ID}>
+      <table className="data-table client-table card-table" aria-describedby={USAGE_LEGEND_ID}>
         <caption className="visually-hidden">Integrators’ clients</caption>
         <thead>
           <tr>
