@@ -11,7 +11,11 @@ import {
   startSession,
   subscribeSession,
 } from './auth/session.ts';
+import { announceSignOut, onSignOutElsewhere } from './auth/session-channel.ts';
+import { keepSessionAlive } from './auth/session-renewal.ts';
 import { beginSignIn, completeSignIn } from './auth/sign-in.ts';
+import { buildEndSessionUrl, postLogoutRedirectUri } from './auth/sign-out.ts';
+import { silentSignIn } from './auth/silent-sign-in.ts';
 import { Header } from './components/Header.tsx';
 import {
   AdminRequiredPage,
@@ -20,6 +24,7 @@ import {
   SignInPage,
 } from './components/SignedOutPages.tsx';
 import type { ConsoleConfig } from './config.ts';
+import { mayLeave } from './leave-guard.ts';
 import { ChannelsPage } from './pages/ChannelsPage.tsx';
 import { ClientDetailPage } from './pages/ClientDetailPage.tsx';
 import { ClientsPage } from './pages/ClientsPage.tsx';
@@ -34,13 +39,28 @@ export function App({ config }: { readonly config: ConsoleConfig }) {
     () => ({ config, api: createCatalogAdminApi(createApiClient(config.apiBaseUrl)) }),
     [config],
   );
-  const [completing, setCompleting] = useState(route === 'callback');
-  const callbackHandled = useRef(false);
+  // A page load other than the sign-in's callback first asks the token server, without showing
+  // anything, whether its session still lasts: a reload or a new tab needs no click then.
+  const [completing, setCompleting] = useState(route !== 'signed-out');
+  const pageLoadHandled = useRef(false);
 
   useEffect(() => {
-    if (route !== 'callback' || callbackHandled.current) return;
-    callbackHandled.current = true;
-    setCompleting(true);
+    if (pageLoadHandled.current) return;
+    pageLoadHandled.current = true;
+    if (route === 'signed-out') {
+      // The token server's logout sent the browser back here: its session has ended.
+      signOut();
+      replaceLocation('clients');
+      return;
+    }
+    if (route !== 'callback') {
+      silentSignIn(config)
+        .then((result) => {
+          if (result.kind === 'signed-in') startSession(result.idToken, result.claims);
+        })
+        .finally(() => setCompleting(false));
+      return;
+    }
     completeSignIn(config, new URL(location.href))
       .then(({ idToken, claims, returnTo }) => {
         startSession(idToken, claims);
@@ -52,6 +72,9 @@ export function App({ config }: { readonly config: ConsoleConfig }) {
       })
       .finally(() => setCompleting(false));
   }, [route, config]);
+
+  useEffect(() => keepSessionAlive(config), [config]);
+  useEffect(() => onSignOutElsewhere(() => signOut()), []);
 
   useEffect(() => {
     const onVisible = () => {
@@ -72,6 +95,19 @@ export function App({ config }: { readonly config: ConsoleConfig }) {
     [config],
   );
 
+  // Shown until the browser has left for the token server's logout, which sends it back to `signed-out`.
+  const [signingOut, setSigningOut] = useState(false);
+  const signOutEverywhere = useCallback(() => {
+    if (!mayLeave()) return;
+    setSigningOut(true);
+    const idTokenHint = signOut();
+    announceSignOut();
+    location.assign(
+      buildEndSessionUrl(config, { idTokenHint, postLogoutRedirectUri: postLogoutRedirectUri() }),
+    );
+  }, [config]);
+
+  if (signingOut) return <MessagePage title="Signing out" message="Signing you out…" />;
   if (completing || route === 'callback')
     return <MessagePage title="Signing you in" message="Signing you in…" />;
 
@@ -90,7 +126,7 @@ export function App({ config }: { readonly config: ConsoleConfig }) {
 
   return (
     <AppContext.Provider value={context}>
-      <Header route={route} email={session.claims.email} onSignOut={signOut} />
+      <Header route={route} email={session.claims.email} onSignOut={signOutEverywhere} />
       <main id="main">
         {route === 'clients' && <ClientsPage />}
         {route === 'client' && <ClientDetailPage />}

@@ -5,13 +5,22 @@ export interface ConsoleConfig {
   readonly clientId: string;
   readonly tokenEndpoint: string;
   readonly authorizationEndpoint: string;
+  /** OpenID Connect RP-initiated logout: where "Sign out" ends the token server's session. */
+  readonly endSessionEndpoint: string;
   readonly apiBaseUrl: string;
   readonly basePath: string;
   /** Where the embedded default's own CA certificate is on the servers' machine; null with a real CA. */
   readonly localCaFile: string | null;
 }
 
-const KEYS = ['issuer', 'clientId', 'tokenEndpoint', 'authorizationEndpoint', 'apiBaseUrl'] as const;
+const KEYS = [
+  'issuer',
+  'clientId',
+  'tokenEndpoint',
+  'authorizationEndpoint',
+  'endSessionEndpoint',
+  'apiBaseUrl',
+] as const;
 
 export function parseConsoleConfig(value: unknown): ConsoleConfig {
   if (typeof value !== 'object' || value === null) throw new Error('config.json is not an object');
@@ -24,6 +33,7 @@ export function parseConsoleConfig(value: unknown): ConsoleConfig {
     clientId: String(record.clientId),
     tokenEndpoint: String(record.tokenEndpoint),
     authorizationEndpoint: String(record.authorizationEndpoint),
+    endSessionEndpoint: String(record.endSessionEndpoint),
     apiBaseUrl: String(record.apiBaseUrl).replace(/\/+$/, ''),
     basePath: typeof record.basePath === 'string' ? record.basePath : '',
     localCaFile:

@@ -13,15 +13,23 @@ function jwt(payload: unknown): string {
 }
 
 describe('decodeIdTokenPayload', () => {
-  it('reads sub, email, groups, exp and nonce', () => {
+  it('reads sub, email, groups, exp, iat and nonce', () => {
     const claims = decodeIdTokenPayload(
-      jwt({ sub: 'u1', email: 'ops@example.com', groups: ['admin'], exp: 1_800_000_000, nonce: 'n-1' }),
+      jwt({
+        sub: 'u1',
+        email: 'ops@example.com',
+        groups: ['admin'],
+        exp: 1_800_000_000,
+        iat: 1_799_996_400,
+        nonce: 'n-1',
+      }),
     );
     expect(claims).toEqual({
       sub: 'u1',
       email: 'ops@example.com',
       groups: ['admin'],
       exp: 1_800_000_000,
+      iat: 1_799_996_400,
       nonce: 'n-1',
     });
     expect(isAdmin(claims)).toBe(true);

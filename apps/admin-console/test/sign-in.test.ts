@@ -63,6 +63,7 @@ beforeAll(async () => {
     clientId: 'catalog-admin',
     tokenEndpoint: `http://127.0.0.1:${port}/oauth2/token`,
     authorizationEndpoint: 'https://auth.test/oauth2/authorize',
+    endSessionEndpoint: 'https://auth.test/oauth2/logout',
     apiBaseUrl: 'https://catalog.test',
     basePath: '/console',
     localCaFile: null,

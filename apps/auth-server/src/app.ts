@@ -25,6 +25,7 @@ import { consoleOrigins } from './oidc/admin-client.ts';
 import { mountProvider } from './oidc/mount-provider.ts';
 import type { ProviderHolder } from './oidc/provider-holder.ts';
 import { publicHost } from './oidc/public-host.ts';
+import { silentAuthorizationFraming } from './oidc/silent-authorization-framing.ts';
 import type { AdminAccounts } from './ports/admin-accounts.ts';
 import type { LoginAttempts } from './ports/login-attempts.ts';
 import type { RateLimiter } from './ports/rate-limiters.ts';
@@ -87,7 +88,14 @@ export function createApp(deps: AuthServerDeps): Koa<RequestContextState> {
     signInAdmission({
       authorizationPath: `${config.basePath}${OIDC_ROUTES.authorization}`,
       interactionPath: `${config.basePath}${INTERACTION_PATH}`,
+      endSessionPath: `${config.basePath}${OIDC_ROUTES.end_session}`,
       perIp: deps.signInRequestsPerIp,
+    }),
+  );
+  app.use(
+    silentAuthorizationFraming({
+      authorizationPath: `${config.basePath}${OIDC_ROUTES.authorization}`,
+      consoleOrigins: consoleOrigins(config.adminConsoleRedirectUris),
     }),
   );
   app.use(

@@ -143,11 +143,9 @@ describe('discovery advertises exactly the flows served', () => {
     expect(reply.json.error).toBe('unsupported_grant_type');
   });
 
-  it('has no logout endpoint, which stored a session for anyone who asked: GET /oauth2/logout is not found, sets no cookie, and discovery does not list it', async () => {
-    expect(await discovery()).not.toHaveProperty('end_session_endpoint');
-    const reply = await send('/oauth2/logout?client_id=catalog-admin');
-    expect(reply.status).toBe(404);
-    expect(reply.headers['set-cookie']).toBeUndefined();
+  it("lists the end-session endpoint (the console's Sign out, RP-initiated logout) under the public URL", async () => {
+    const document = await discovery();
+    expect(document.end_session_endpoint).toBe(`${document.issuer}/oauth2/logout`);
   });
 
   it('has no pushed authorization request endpoint: POST /request is not found and discovery does not list it', async () => {

@@ -175,7 +175,7 @@ describe.each(engines)('sign-ins through a flood of authorization requests ($eng
 });
 
 describe('what an unauthenticated caller may start', () => {
-  it('limits the sign-in requests of one source IP with 429 + Retry-After (authorization endpoint and login pages)', async () => {
+  it('limits the sign-in requests of one source IP with 429 + Retry-After (authorization endpoint, login pages and end-session endpoint, whose GET stores a session)', async () => {
     server = await startTestServer({ env: { SIGN_IN_RATE_LIMIT_IP_PER_15MIN: '6' } });
     const statuses: number[] = [];
     const retryAfter = new Set<string | string[] | undefined>();
@@ -190,6 +190,8 @@ describe('what an unauthenticated caller may start', () => {
     expect(Number(wait)).toBeLessThanOrEqual(900);
     const loginPage = await rawRequest(`${server.url}/interaction/any-uid`, { ca: server.ca });
     expect(loginPage.status).toBe(429);
+    const logout = await rawRequest(`${server.url}/oauth2/logout?client_id=catalog-admin`, { ca: server.ca });
+    expect(logout.status).toBe(429);
   });
 
   it('stores no authorization request longer than 2048 characters of query (414), nor any POSTed one (405)', async () => {

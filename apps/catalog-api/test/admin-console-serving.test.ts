@@ -58,7 +58,7 @@ describe('the console page (issue 17)', () => {
     expect(header(reply, 'cache-control')).toBe('no-store');
   });
 
-  it('sends a strict CSP: no inline script, no framing, and the token server as the only other origin', async () => {
+  it('sends a strict CSP: no inline script, no framing, and the token server as the only other origin (its one frame the silent renewal)', async () => {
     const reply = await stack.call('/console/');
     const policy = header(reply, 'content-security-policy');
     const directives = new Map(
@@ -75,6 +75,7 @@ describe('the console page (issue 17)', () => {
     expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
     expect(directives.get('connect-src')).toEqual(["'self'", tokenServer]);
     expect(directives.get('form-action')).toEqual(["'self'", tokenServer]);
+    expect(directives.get('frame-src')).toEqual(["'self'", tokenServer]);
     expect(directives.get('base-uri')).toEqual(["'self'"]);
     expect(directives.get('object-src')).toEqual(["'none'"]);
     expect(header(reply, 'x-frame-options')).toBe('DENY');
@@ -97,6 +98,17 @@ describe('the console page (issue 17)', () => {
     }
   });
 
+  it('the silent renewal lands on a page without script that only the console itself may frame', async () => {
+    const reply = await stack.call('/console/silent-callback?code=x&state=y');
+    expect(reply.status).toBe(200);
+    expect(reply.text).not.toMatch(/<script/i);
+    expect(header(reply, 'content-security-policy')).toBe(
+      "default-src 'none'; frame-ancestors 'self'; base-uri 'none'",
+    );
+    expect(header(reply, 'x-frame-options')).toBe('SAMEORIGIN');
+    expect(header(reply, 'cache-control')).toBe('no-store');
+  });
+
   it('needs no credentials', async () => {
     expect((await stack.call('/console/clients')).status).toBe(200);
   });
@@ -110,6 +122,7 @@ describe('the console settings (config.json)', () => {
       issuer: stack.auth.url,
       clientId: 'catalog-admin',
       authorizationEndpoint: `${stack.auth.url}/oauth2/authorize`,
+      endSessionEndpoint: `${stack.auth.url}/oauth2/logout`,
       tokenEndpoint: `${stack.auth.url}/oauth2/token`,
       apiBaseUrl: stack.api.url,
       basePath: '',

@@ -7,6 +7,8 @@ export interface IdTokenClaims {
   readonly groups: readonly string[];
   /** Unix time, seconds. */
   readonly exp: number;
+  /** Unix time, seconds; null when the token does not say when it was issued. */
+  readonly iat: number | null;
   readonly nonce: string | null;
 }
 
@@ -39,7 +41,7 @@ export function decodeIdTokenPayload(token: string): IdTokenClaims {
     throw new IdTokenFormatError('The ID token payload is not base64url JSON');
   }
   if (!isRecord(payload)) throw new IdTokenFormatError('The ID token payload is not an object');
-  const { sub, email, groups, exp, nonce } = payload;
+  const { sub, email, groups, exp, iat, nonce } = payload;
   if (typeof sub !== 'string') throw new IdTokenFormatError('The ID token has no sub');
   if (typeof exp !== 'number' || !Number.isFinite(exp))
     throw new IdTokenFormatError('The ID token has no exp');
@@ -48,6 +50,7 @@ export function decodeIdTokenPayload(token: string): IdTokenClaims {
     email: typeof email === 'string' ? email : sub,
     groups: Array.isArray(groups) ? groups.filter((g): g is string => typeof g === 'string') : [],
     exp,
+    iat: typeof iat === 'number' && Number.isFinite(iat) ? iat : null,
     nonce: typeof nonce === 'string' ? nonce : null,
   };
 }

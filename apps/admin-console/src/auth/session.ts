@@ -82,11 +82,14 @@ export function markNotAdmin(): void {
   setState({ kind: 'not-admin', email });
 }
 
-export function signOut(): void {
+/** Drops the token and shows "You have signed out"; returns the token it held (the logout's hint). */
+export function signOut(): string | null {
+  const held = idToken;
   idToken = null;
   clearTimer();
   promptLoginNext = true;
   setState({ kind: 'signed-out', reason: 'signed-out' });
+  return held;
 }
 
 export function signInFailed(message: string): void {

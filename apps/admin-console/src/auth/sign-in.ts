@@ -21,7 +21,14 @@ export function redirectUri(): string {
 
 export function buildAuthorizationUrl(
   config: ConsoleConfig,
-  params: { challenge: string; state: string; nonce: string; redirectUri: string; promptLogin: boolean },
+  params: {
+    challenge: string;
+    state: string;
+    nonce: string;
+    redirectUri: string;
+    /** 'login' asks for the password again; 'none' must not show any page (silent renewal). */
+    prompt: 'login' | 'none' | null;
+  },
 ): string {
   const url = new URL(config.authorizationEndpoint);
   url.searchParams.set('response_type', 'code');
@@ -32,7 +39,7 @@ export function buildAuthorizationUrl(
   url.searchParams.set('nonce', params.nonce);
   url.searchParams.set('code_challenge', params.challenge);
   url.searchParams.set('code_challenge_method', 'S256');
-  if (params.promptLogin) url.searchParams.set('prompt', 'login');
+  if (params.prompt !== null) url.searchParams.set('prompt', params.prompt);
   return url.href;
 }
 
@@ -55,7 +62,7 @@ export async function beginSignIn(
       state: pending.state,
       nonce: pending.nonce,
       redirectUri: redirectUri(),
-      promptLogin: options.promptLogin,
+      prompt: options.promptLogin ? 'login' : null,
     }),
   );
 }
@@ -103,6 +110,20 @@ export async function completeSignIn(config: ConsoleConfig, callbackUrl: URL): P
       'The sign-in answer did not match this tab’s request. Please sign in again.',
     );
 
+  const { idToken, claims } = await exchangeCode(config, {
+    code,
+    verifier: pending.verifier,
+    nonce: pending.nonce,
+    redirectUri: redirectUri(),
+  });
+  return { idToken, claims, returnTo: pending.returnTo };
+}
+
+/** Posts the code and its verifier to the token endpoint; the ID token, checked for the nonce sent. */
+export async function exchangeCode(
+  config: ConsoleConfig,
+  request: { code: string; verifier: string; nonce: string; redirectUri: string },
+): Promise<{ idToken: string; claims: IdTokenClaims }> {
   let response: Response;
   try {
     response = await fetch(config.tokenEndpoint, {
@@ -110,10 +131,10 @@ export async function completeSignIn(config: ConsoleConfig, callbackUrl: URL): P
       headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
       body: new URLSearchParams({
         grant_type: 'authorization_code',
-        code,
-        redirect_uri: redirectUri(),
+        code: request.code,
+        redirect_uri: request.redirectUri,
         client_id: config.clientId,
-        code_verifier: pending.verifier,
+        code_verifier: request.verifier,
       }),
     });
   } catch {
@@ -131,7 +152,7 @@ export async function completeSignIn(config: ConsoleConfig, callbackUrl: URL): P
   const idToken = record.id_token;
   if (typeof idToken !== 'string') throw new SignInError('protocol', 'The token server sent no ID token.');
   const claims = decodeIdTokenPayload(idToken);
-  if (claims.nonce !== pending.nonce)
+  if (claims.nonce !== request.nonce)
     throw new SignInError('protocol', 'The ID token was not issued for this sign-in.');
-  return { idToken, claims, returnTo: pending.returnTo };
+  return { idToken, claims };
 }

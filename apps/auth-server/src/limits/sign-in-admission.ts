@@ -18,8 +18,9 @@ function refuse(ctx: Context, status: 405 | 414, message: string): void {
 }
 
 /**
- * What an unauthenticated caller may start: requests to the authorization endpoint and the login
- * pages are counted per source IP (429 past the limit), and an authorization request, whose
+ * What an unauthenticated caller may start: requests to the authorization endpoint, the login
+ * pages and the end-session endpoint (each of its GETs stores a session) are counted per source IP
+ * (429 past the limit), and an authorization request, whose
  * parameters are stored with its interaction, is a GET of bounded size. How many interactions are
  * held at once is the sign-in store's business (../ports/sign-ins.ts): an unauthenticated one can
  * be evicted, never refused. When that store (Redis) cannot answer, our sign-in routes answer 503
@@ -28,13 +29,16 @@ function refuse(ctx: Context, status: 405 | 414, message: string): void {
 export function signInAdmission(input: {
   readonly authorizationPath: string;
   readonly interactionPath: string;
+  readonly endSessionPath: string;
   readonly perIp: RateLimiter;
 }): Middleware {
-  const { authorizationPath, interactionPath } = input;
+  const { authorizationPath, interactionPath, endSessionPath } = input;
   const isSignInPath = (path: string) =>
     path === authorizationPath ||
     path.startsWith(`${authorizationPath}/`) ||
-    path.startsWith(`${interactionPath}/`);
+    path.startsWith(`${interactionPath}/`) ||
+    path === endSessionPath ||
+    path.startsWith(`${endSessionPath}/`);
   return async (ctx, next) => {
     if (!isSignInPath(ctx.path)) return next();
     const admission = await input.perIp.consume(ctx.ip);

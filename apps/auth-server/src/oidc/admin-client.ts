@@ -35,6 +35,18 @@ export function adminClientCors(
   };
 }
 
+/**
+ * A console's other pages beside each of its `…/callback` redirect URIs (https only): the hidden
+ * frame of the silent renewal comes back to `silent-callback`, the logout to `signed-out`.
+ */
+export function consoleSiblingUris(consoleRedirectUris: readonly string[], page: string): string[] {
+  return consoleRedirectUris.flatMap((uri) => {
+    const url = URL.parse(uri);
+    if (url?.protocol !== 'https:' || !url.pathname.endsWith('/callback')) return [];
+    return [new URL(page, url).href];
+  });
+}
+
 /** A public client: no secret can be kept in a CLI or a browser, so PKCE protects the code instead. */
 export function adminClientMetadata(consoleRedirectUris: readonly string[]): ClientMetadata {
   return {
@@ -44,7 +56,12 @@ export function adminClientMetadata(consoleRedirectUris: readonly string[]): Cli
     token_endpoint_auth_method: 'none',
     grant_types: ['authorization_code'],
     response_types: ['code'],
-    redirect_uris: [ADMIN_CLI_REDIRECT_URI, ...consoleRedirectUris],
+    redirect_uris: [
+      ADMIN_CLI_REDIRECT_URI,
+      ...consoleRedirectUris,
+      ...consoleSiblingUris(consoleRedirectUris, 'silent-callback'),
+    ],
+    post_logout_redirect_uris: consoleSiblingUris(consoleRedirectUris, 'signed-out'),
     scope: ADMIN_SCOPE,
     id_token_signed_response_alg: 'ES256',
   };

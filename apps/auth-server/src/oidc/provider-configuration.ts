@@ -8,9 +8,10 @@ import {
 } from '@catalog/identity';
 import type { ClientScope } from '@catalog/store';
 import { type Configuration, errors, type JWK, type KoaContextWithOIDC } from 'oidc-provider';
+import { logoutSource, postLogoutSuccessSource } from '../login/logout-page.ts';
 import type { AdminAccounts } from '../ports/admin-accounts.ts';
 import type { adapterFactory } from './adapter-factory.ts';
-import { adminClientCors, adminClientMetadata } from './admin-client.ts';
+import { adminClientCors, adminClientMetadata, consoleOrigins } from './admin-client.ts';
 import { findAccount } from './find-account.ts';
 import { GRANTED_SCOPES, TOKEN_LIFETIME } from './m2m-client-metadata.ts';
 import { renderError } from './render-error.ts';
@@ -74,9 +75,13 @@ export function providerConfiguration(input: ProviderConfigurationInput): Config
       // Nothing here pushes authorization requests, and each pushed one was stored for a minute
       // outside every limit.
       pushedAuthorizationRequests: { enabled: false },
-      // Its GET stored a session for 8 hours for anyone who asked, outside every limit; the console
-      // signs out by forgetting its ID token and asking for the login prompt next time.
-      rpInitiatedLogout: { enabled: false },
+      // The console's Sign out ends the session here too (OpenID Connect RP-initiated logout). Its
+      // GET stores a session for anyone who asks, so its path counts against the sign-in limit per IP.
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: logoutSource(consoleOrigins(input.adminConsoleRedirectUris)),
+        postLogoutSuccessSource,
+      },
       dPoP: { enabled: false },
       clientCredentials: { enabled: true },
       introspection: { enabled: false },

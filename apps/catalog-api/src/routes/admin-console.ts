@@ -34,7 +34,9 @@ const notBuilt = () =>
 
 /**
  * The page's policy: no inline script or style, scripts and styles from this origin only, and the
- * browser may talk to (and be sent by a form to) this origin and the token server only.
+ * browser may talk to (and be sent by a form to) this origin and the token server only. Its one
+ * frame is the silent renewal's: the token server's authorization endpoint, which redirects the
+ * frame back to this origin.
  */
 export function consoleContentSecurityPolicy(issuer: string): string {
   const tokenServer = new URL(issuer).origin;
@@ -46,11 +48,20 @@ export function consoleContentSecurityPolicy(issuer: string): string {
     "font-src 'self'",
     `connect-src 'self' ${tokenServer}`,
     `form-action 'self' ${tokenServer}`,
+    `frame-src 'self' ${tokenServer}`,
     "frame-ancestors 'none'",
     "base-uri 'self'",
     "object-src 'none'",
   ].join('; ');
 }
+
+/**
+ * Where the token server sends the silent renewal's hidden frame: an empty page the console's own
+ * pages may frame (and no other site), read by the page that framed it. No script runs in it.
+ */
+export const SILENT_CALLBACK_POLICY = "default-src 'none'; frame-ancestors 'self'; base-uri 'none'";
+const SILENT_CALLBACK_PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Session renewal</title></head><body></body></html>';
 
 /** index.html with `<base href>` first in its head, so `./assets/…` resolves from any console path. */
 export function withBaseHref(html: string, href: string): string {
@@ -118,12 +129,21 @@ export function adminConsoleRoutes(
       issuer,
       clientId: ADMIN_CLIENT_ID,
       authorizationEndpoint: `${issuer}/oauth2/authorize`,
+      endSessionEndpoint: `${issuer}/oauth2/logout`,
       tokenEndpoint: config.tokens.tokenEndpoint,
       apiBaseUrl: publicBaseUrl(ctx, config),
       basePath: config.basePath,
       // For the snippets shown with a new client's secret: they must work when pasted here.
       localCaFile: config.localCaFile ?? null,
     };
+  });
+
+  router.get('getAdminConsole', '/console/silent-callback', (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('Content-Security-Policy', SILENT_CALLBACK_POLICY);
+    ctx.set('X-Frame-Options', 'SAMEORIGIN');
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = SILENT_CALLBACK_PAGE;
   });
 
   router.get('getAdminConsoleAsset', '/console/assets/:file', async (ctx) => {
