@@ -6,6 +6,11 @@ import { useEffect } from 'react';
 let question: string | null = null;
 let guardedHref = '';
 
+/** The console moved within its page (another list page, a filter): a refused Back returns here. */
+export function rememberLocation(): void {
+  if (question !== null) guardedHref = location.href;
+}
+
 /** Whether the administrator may leave: true without a guard, else their answer to its question. */
 export function mayLeave(): boolean {
   if (question === null) return true;

@@ -2,7 +2,7 @@
 // history.pushState. No hash routes: the OAuth redirect URI is `<base>callback`.
 import { useSyncExternalStore } from 'react';
 import { focusPageHeading } from './focus-on-navigation.ts';
-import { mayLeave } from './leave-guard.ts';
+import { mayLeave, rememberLocation } from './leave-guard.ts';
 
 export const ROUTES = ['clients', 'channels', 'preview', 'callback', 'signed-out'] as const;
 export type Route = (typeof ROUTES)[number] | 'client' | 'not-found';
@@ -57,6 +57,7 @@ export function currentRelativeLocation(): string {
 }
 
 function notify(): void {
+  rememberLocation();
   window.dispatchEvent(new Event(CHANGE_EVENT));
 }
 

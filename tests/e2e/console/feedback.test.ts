@@ -51,6 +51,48 @@ async function rowAction(page: Page, clientName: string, action: string): Promis
   await page.getByRole('menuitem', { name: action, exact: true }).click();
 }
 
+/** The focused element's accessible name, as far as the console's controls need it. */
+const focusedName = (page: Page) =>
+  page.evaluate(() => {
+    const element = document.activeElement as HTMLElement | null;
+    if (element === null) return '';
+    const labelledBy = element.getAttribute('aria-labelledby');
+    const byId = labelledBy
+      ? labelledBy
+          .split(' ')
+          .map((id) => document.getElementById(id)?.textContent ?? '')
+          .join(' ')
+      : '';
+    const label = (element as HTMLInputElement).labels?.[0]?.textContent ?? '';
+    return (element.getAttribute('aria-label') || byId || label || element.textContent || '')
+      .replace(/\s+/g, ' ')
+      .trim();
+  });
+
+/** Presses Tab (Shift+Tab backwards) until the focus is on `name`: what a keyboard user does. */
+async function tabTo(page: Page, name: string | RegExp, backwards = false): Promise<void> {
+  for (let presses = 0; presses < 300; presses++) {
+    await page.keyboard.press(backwards ? 'Shift+Tab' : 'Tab');
+    const current = await focusedName(page);
+    if (typeof name === 'string' ? current === name : name.test(current)) return;
+  }
+  throw new Error(`Tab never reached ${String(name)}`);
+}
+
+const focusIsOn = (page: Page, name: string | RegExp) =>
+  page.waitForFunction(
+    ([source, flags]) => {
+      const element = document.activeElement as HTMLElement | null;
+      const text = (element?.getAttribute('aria-label') || element?.textContent || '')
+        .replace(/\s+/g, ' ')
+        .trim();
+      return new RegExp(source, flags).test(text);
+    },
+    typeof name === 'string'
+      ? ([`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, ''] as const)
+      : ([name.source, name.flags] as const),
+  );
+
 describe('admin console feedback and failure', () => {
   it('with the API frozen, a save times out with a message and "Try again" instead of waiting silently; once the API is back, Try again saves the change exactly once', async () => {
     const clientName = `Frozen save ${Date.now().toString(36)}`;
@@ -126,7 +168,7 @@ describe('admin console feedback and failure', () => {
     await context.close();
   });
 
-  it('by keyboard: the first Tab reaches "Skip to main content", which moves focus into the page; the navigation moves focus to the new page\'s heading; Rename focuses its field; Escape closes an edit panel and a rename, which gives the focus back to its button', async () => {
+  it('by keyboard: the first Tab reaches "Skip to main content", which moves focus into the page; the navigation moves focus to the new page\'s heading; Rename focuses its field; Escape closes an edit panel and a rename, each giving the focus back to the button that opened it', async () => {
     const clientName = `Keyboard ${Date.now().toString(36)}`;
     await stack.createClient(['products.read'], { clientName });
     const { context, page, problems } = await signedInPage();
@@ -168,6 +210,105 @@ describe('admin console feedback and failure', () => {
     await editor.getByLabel('Description').focus();
     await page.keyboard.press('Escape');
     await editor.waitFor({ state: 'detached' });
+    // The focus goes back to the Actions button of the client's row, not to the page.
+    await page.waitForFunction((name) => {
+      const active = document.activeElement;
+      return (
+        active?.closest('.row-menu') !== null && active?.closest('tr')?.textContent?.includes(name) === true
+      );
+    }, clientName);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('a keyboard-only walk of every action: create, edit, duplicate and revoke a client, add and rename a channel, run the preview and sign out, each reached with Tab and done with Enter, the arrows or typing', async () => {
+    const suffix = Date.now().toString(36);
+    const name = `Keys only ${suffix}`;
+    const { context, page, problems } = await signedInPage();
+    await page.getByRole('heading', { level: 1, name: 'Clients' }).waitFor();
+
+    // Create: the form opens on its first field; Done gives the focus back to "New client".
+    await tabTo(page, 'New client');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type(name);
+    await tabTo(page, 'Create client');
+    await page.keyboard.press('Enter');
+    await focusIsOn(page, 'Client created — copy the secret now');
+    await tabTo(page, /^Done — I have stored the secret$/);
+    await page.keyboard.press('Enter');
+    await focusIsOn(page, 'New client');
+
+    // Edit from the row's Actions menu; Save gives the focus back to that menu's button.
+    await tabTo(page, `Actions for ${name}`);
+    await page.keyboard.press('Enter');
+    await focusIsOn(page, 'Edit');
+    await page.keyboard.press('Enter');
+    const editor = page.getByRole('region', { name: `Edit ${name}` });
+    await editor.locator('fieldset[aria-busy="false"]').waitFor();
+    await tabTo(page, 'Description');
+    await page.keyboard.type('edited by keyboard');
+    await tabTo(page, 'Save changes');
+    await page.keyboard.press('Enter');
+    await editor.waitFor({ state: 'detached' });
+    await focusIsOn(page, `Actions for ${name}`);
+
+    // Duplicate, then revoke the old client from the walk-through.
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('ArrowDown');
+    await focusIsOn(page, 'Duplicate…');
+    await page.keyboard.press('Enter');
+    await page.getByRole('region', { name: `Duplicate ${name}` }).waitFor();
+    await tabTo(page, 'Create client');
+    await page.keyboard.press('Enter');
+    await focusIsOn(page, 'Client created — copy the secret now');
+    await tabTo(page, /^Done — I have stored the secret$/);
+    await page.keyboard.press('Enter');
+    await tabTo(page, new RegExp(`^Revoke the old client ${name}`));
+    await page.keyboard.press('Enter');
+    await tabTo(page, `Type ${name} to confirm`);
+    await page.keyboard.type(name);
+    await tabTo(page, 'Revoke client');
+    await page.keyboard.press('Enter');
+    await page.getByText(`${name} was revoked on`).first().waitFor();
+
+    // Web channels: add one, rename it.
+    await tabTo(page, 'Web channels', true);
+    await page.keyboard.press('Enter');
+    await focusIsOn(page, 'Web channels');
+    await tabTo(page, 'Slug');
+    await page.keyboard.type(`keys-${suffix}`);
+    await tabTo(page, 'Name');
+    await page.keyboard.type(`Keys shop ${suffix}`);
+    await page.keyboard.press('Enter');
+    await page.getByText(`Channel keys-${suffix} was added.`).waitFor();
+    await tabTo(page, `Rename keys-${suffix}`);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type(`Keys shop ${suffix} renamed`);
+    await page.keyboard.press('Enter');
+    await page.getByText(`Channel keys-${suffix} was renamed to Keys shop ${suffix} renamed.`).waitFor();
+    await focusIsOn(page, `Rename keys-${suffix}`);
+
+    // The preview of the replacement client, chosen with the arrow keys.
+    await tabTo(page, 'See what an integrator sees', true);
+    await page.keyboard.press('Enter');
+    await focusIsOn(page, 'See what an integrator sees');
+    await page
+      .locator('#preview-client option', { hasText: `${name} replacement` })
+      .waitFor({ state: 'attached' });
+    await tabTo(page, 'Client');
+    const chosen = () => page.locator('#preview-client option:checked').textContent();
+    for (let presses = 0; presses < 500 && !(await chosen())?.startsWith(`${name} replacement`); presses++)
+      await page.keyboard.press('ArrowDown');
+    await expect(chosen()).resolves.toMatch(new RegExp(`^${name} replacement \\(active\\)`));
+    await tabTo(page, 'Run search');
+    await page.keyboard.press('Enter');
+    await focusIsOn(page, 'What the integrator receives');
+
+    // Sign out.
+    await tabTo(page, 'Sign out', true);
+    await page.keyboard.press('Enter');
+    await page.getByText('You have signed out.').waitFor();
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -39,7 +39,10 @@ export function Header({ route, email, onSignOut }: HeaderProps) {
             <ul>
               {LINKS.map((link) => (
                 <li key={link.to}>
-                  <NavLink to={link.to} current={route === link.to}>
+                  <NavLink
+                    to={link.to}
+                    current={route === link.to || (route === 'client' && link.to === 'clients')}
+                  >
                     {link.label}
                   </NavLink>
                 </li>

@@ -80,6 +80,15 @@ export function ClientsPage() {
     reload();
   };
 
+  // A closed panel gives the focus back to where the administrator opened it: the row's Actions
+  // button (the row stays, revoked or updated), else the page would drop it to <body>.
+  const closePanel = (clientId: string) => {
+    setPanel(null);
+    requestAnimationFrame(() =>
+      document.querySelector<HTMLButtonElement>(`tr[data-client-id="${clientId}"] .row-menu button`)?.focus(),
+    );
+  };
+
   const renderPanel = (client: M2MClient) => {
     if (panel === null) return null;
     if (panel.kind === 'edit')
@@ -87,9 +96,9 @@ export function ClientsPage() {
         <EditClientForm
           client={client}
           channels={channels}
-          onCancel={() => setPanel(null)}
+          onCancel={() => closePanel(client.clientId)}
           onSaved={(saved) => {
-            setPanel(null);
+            closePanel(client.clientId);
             setNotice(`${saved.clientName} was updated.`);
             replaceClient(saved.clientId, () => saved);
             reload();
@@ -99,9 +108,9 @@ export function ClientsPage() {
     return (
       <RevokePanel
         client={client}
-        onCancel={() => setPanel(null)}
+        onCancel={() => closePanel(client.clientId)}
         onRevoked={(revocation) => {
-          setPanel(null);
+          closePanel(client.clientId);
           markRevoked(revocation);
         }}
       />
@@ -127,6 +136,7 @@ export function ClientsPage() {
       <div className="page-head">
         <h1>Clients</h1>
         <button
+          id="new-client-button"
           type="button"
           className="button-primary"
           aria-expanded={form?.kind === 'new'}
@@ -140,7 +150,15 @@ export function ClientsPage() {
         OAuth clients of the integrators: who can read the catalogue, with which scopes and for which web
         channel.
       </p>
-      {created !== null && <CreatedClientPanel result={created} onDone={() => setCreated(null)} />}
+      {created !== null && (
+        <CreatedClientPanel
+          result={created}
+          onDone={() => {
+            setCreated(null);
+            requestAnimationFrame(() => document.getElementById('new-client-button')?.focus());
+          }}
+        />
+      )}
       {replacement !== null && (
         <ReplacementSteps
           replacement={replacement}

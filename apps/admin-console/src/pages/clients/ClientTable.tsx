@@ -72,7 +72,10 @@ export function ClientTable({
             const status = displayStatus(client, nowMs);
             return (
               <Fragment key={client.clientId}>
-                <tr className={badges.length > 0 ? 'row-attention' : undefined}>
+                <tr
+                  className={badges.length > 0 ? 'row-attention' : undefined}
+                  data-client-id={client.clientId}
+                >
                   <th scope="row" className="client-name">
                     <span className="name">
                       <NavLink to={clientRoute(client.clientId)}>{client.clientName}</NavLink>
