@@ -24,7 +24,7 @@ import {
 } from '@catalog/server-runtime/testing';
 import type { StorageLocation } from '@catalog/store';
 import { Agent, type Dispatcher, request } from 'undici';
-import { type Cluster, startCluster } from '../cluster/support/cluster.ts';
+import type { Cluster } from '../cluster/support/cluster.ts';
 import { type JsonReply, readJsonReply } from './json-reply.ts';
 import { createPostgresDatabase, type PostgresDatabase } from './postgres-database.ts';
 import { settings } from './settings.ts';
@@ -136,6 +136,9 @@ const limitsEnv = (options: StackOptions) =>
  * service, kill and restart are its first instance's.
  */
 async function clusterServers(options: StackOptions): Promise<StackServers> {
+  // Loaded only for a cluster: it reads vitest's provided values, which scripts outside vitest (the
+  // console screenshots) do not have.
+  const { startCluster } = await import('../cluster/support/cluster.ts');
   return serversOf(
     await startCluster({
       env: { ...limitsEnv(options), ...options.env },
