@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { M2MClient } from '../src/api/types.ts';
 import {
   clientBadges,
   clientChoiceLabel,
@@ -9,24 +8,7 @@ import {
   isUnused,
 } from '../src/domain/clients.ts';
 
-const NOW = Date.parse('2025-06-01T12:00:00Z');
-const iso = (ms: number) => new Date(ms).toISOString();
-
-function client(overrides: Partial<M2MClient> = {}): M2MClient {
-  return {
-    clientId: 'A'.repeat(26),
-    clientName: 'Web shop',
-    scopes: ['products.read'],
-    status: 'active',
-    createdAt: iso(NOW - 2 * DAY_MS),
-    createdBy: { userId: 'u1', userName: 'ops@example.com' },
-    expiresAt: null,
-    lastUsedAt: null,
-    usageCount: 0,
-    revokedAt: null,
-    ...overrides,
-  };
-}
+import { client, iso, NOW } from './support/client-fixture.ts';
 
 describe('clients that stand out', () => {
   it('expiring within 14 days', () => {

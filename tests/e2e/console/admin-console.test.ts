@@ -13,7 +13,6 @@ import { ageClientPastExpiry } from '../conformance/support/aged-clients.ts';
 import { ADMIN_PASSWORD, type E2EStack } from '../support/stack.ts';
 import {
   axeViolations,
-  launchChromium,
   newConsoleContext,
   overflowsHorizontally,
   seriousAxeViolations,
@@ -21,7 +20,8 @@ import {
   type ViewportName,
   watchPageProblems,
 } from './support/browser.ts';
-import { consoleUrl, signInThroughConsole, startConsoleStack } from './support/console-stack.ts';
+import { consoleUrl, signInThroughConsole } from './support/console-stack.ts';
+import { startConsoleSuite } from './support/console-suite.ts';
 
 const run = promisify(execFile);
 
@@ -30,14 +30,7 @@ let browser: Browser;
 let admin: { email: string; password: string };
 
 beforeAll(async () => {
-  // Started together; whichever started is kept for afterAll to close when the other failed.
-  const [stackStart, browserStart] = await Promise.allSettled([
-    startConsoleStack({ demoProducts: 300 }),
-    launchChromium(),
-  ]);
-  if (stackStart.status === 'fulfilled') stack = stackStart.value;
-  if (browserStart.status === 'fulfilled') browser = browserStart.value;
-  for (const start of [stackStart, browserStart]) if (start.status === 'rejected') throw start.reason;
+  ({ stack, browser } = await startConsoleSuite({ demoProducts: 300 }));
   admin = { email: await stack.adminEmail(), password: ADMIN_PASSWORD };
 });
 

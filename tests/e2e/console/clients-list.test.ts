@@ -9,7 +9,6 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, type E2EStack } from '../support/stack.ts';
 import {
-  launchChromium,
   newConsoleContext,
   overflowsHorizontally,
   seriousAxeViolations,
@@ -17,7 +16,8 @@ import {
   type ViewportName,
   watchPageProblems,
 } from './support/browser.ts';
-import { signInThroughConsole, startConsoleStack } from './support/console-stack.ts';
+import { signInThroughConsole } from './support/console-stack.ts';
+import { startConsoleSuite } from './support/console-suite.ts';
 
 const CLIENT_COUNT = 60;
 // Unique per run, so a name search finds this run's clients only.
@@ -46,13 +46,7 @@ async function apiAs(path: string, method: string, body?: unknown) {
 }
 
 beforeAll(async () => {
-  const [stackStart, browserStart] = await Promise.allSettled([
-    startConsoleStack({ demoProducts: 50 }),
-    launchChromium(),
-  ]);
-  if (stackStart.status === 'fulfilled') stack = stackStart.value;
-  if (browserStart.status === 'fulfilled') browser = browserStart.value;
-  for (const start of [stackStart, browserStart]) if (start.status === 'rejected') throw start.reason;
+  ({ stack, browser } = await startConsoleSuite({ demoProducts: 50 }));
   admin = { email: await stack.adminEmail(), password: ADMIN_PASSWORD };
   adminToken = await stack.adminIdToken();
   await apiAs('/company-settings/web-channels', 'POST', { slug: channelSlug, name: `Outlet ${suffix}` });

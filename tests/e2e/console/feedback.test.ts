@@ -5,8 +5,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, type E2EStack } from '../support/stack.ts';
-import { launchChromium, newConsoleContext, watchPageProblems } from './support/browser.ts';
-import { signInThroughConsole, startConsoleStack } from './support/console-stack.ts';
+import { newConsoleContext, watchPageProblems } from './support/browser.ts';
+import { signInThroughConsole } from './support/console-stack.ts';
+import { startConsoleSuite } from './support/console-suite.ts';
 
 /** Requests one address may make in the window: room for every test before the last, which spends it. */
 const IP_BUDGET = 400;
@@ -17,17 +18,11 @@ let stack: E2EStack;
 let browser: Browser;
 
 beforeAll(async () => {
-  const [stackStart, browserStart] = await Promise.allSettled([
-    startConsoleStack({
-      demoProducts: 20,
-      // The per-address window only (the gateway throttle off): its 429 carries the window's wait.
-      env: { RATE_LIMIT_IP_PER_5MIN: String(IP_BUDGET) },
-    }),
-    launchChromium(),
-  ]);
-  if (stackStart.status === 'fulfilled') stack = stackStart.value;
-  if (browserStart.status === 'fulfilled') browser = browserStart.value;
-  for (const start of [stackStart, browserStart]) if (start.status === 'rejected') throw start.reason;
+  ({ stack, browser } = await startConsoleSuite({
+    demoProducts: 20,
+    // The per-address window only (the gateway throttle off): its 429 carries the window's wait.
+    env: { RATE_LIMIT_IP_PER_5MIN: String(IP_BUDGET) },
+  }));
 });
 
 afterAll(async () => {

@@ -5,20 +5,15 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, type E2EStack } from '../support/stack.ts';
-import { launchChromium, newConsoleContext, watchPageProblems } from './support/browser.ts';
-import { signInThroughConsole, startConsoleStack } from './support/console-stack.ts';
+import { newConsoleContext, watchPageProblems } from './support/browser.ts';
+import { signInThroughConsole } from './support/console-stack.ts';
+import { startConsoleSuite } from './support/console-suite.ts';
 
 let stack: E2EStack;
 let browser: Browser;
 
 beforeAll(async () => {
-  const [stackStart, browserStart] = await Promise.allSettled([
-    startConsoleStack({ demoProducts: 30 }),
-    launchChromium(),
-  ]);
-  if (stackStart.status === 'fulfilled') stack = stackStart.value;
-  if (browserStart.status === 'fulfilled') browser = browserStart.value;
-  for (const start of [stackStart, browserStart]) if (start.status === 'rejected') throw start.reason;
+  ({ stack, browser } = await startConsoleSuite({ demoProducts: 30 }));
 });
 
 afterAll(async () => {

@@ -8,23 +8,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, type E2EStack } from '../support/stack.ts';
 import {
   axeViolations,
-  launchChromium,
   newConsoleContext,
   seriousAxeViolations,
   watchPageProblems,
 } from './support/browser.ts';
-import { consoleUrl, signInThroughConsole, startConsoleStack } from './support/console-stack.ts';
+import { consoleUrl, signInThroughConsole } from './support/console-stack.ts';
+import { startConsoleSuite } from './support/console-suite.ts';
 
 let stack: E2EStack;
 let browser: Browser;
 let admin: { email: string; password: string };
 
 beforeAll(async () => {
-  // Started together; whichever started is kept for afterAll to close when the other failed.
-  const [stackStart, browserStart] = await Promise.allSettled([startConsoleStack(), launchChromium()]);
-  if (stackStart.status === 'fulfilled') stack = stackStart.value;
-  if (browserStart.status === 'fulfilled') browser = browserStart.value;
-  for (const start of [stackStart, browserStart]) if (start.status === 'rejected') throw start.reason;
+  ({ stack, browser } = await startConsoleSuite());
   admin = { email: await stack.adminEmail(), password: ADMIN_PASSWORD };
 });
 
