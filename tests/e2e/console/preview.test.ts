@@ -68,4 +68,38 @@ describe('search preview', () => {
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  it('a field error from the API appears under its field without moving or stretching the fields beside it', async () => {
+    const context = await newConsoleContext(browser);
+    const page = await context.newPage();
+    const problems = watchPageProblems(page);
+    await signInThroughConsole(page, stack, { email: await stack.adminEmail(), password: ADMIN_PASSWORD });
+    await page.getByRole('link', { name: 'See what an integrator sees' }).click();
+    await page.getByRole('radio', { name: /hypothetical client/ }).check();
+    const field = page.getByLabel('Updated after (ISO date-time)');
+    /** Where the controls beside the field in its row of the grid are on the page (not the viewport). */
+    const rowBoxes = () =>
+      page.evaluate(() => {
+        const controls = Array.from(
+          document.querySelectorAll<HTMLElement>('.field-grid input, .field-grid select'),
+        );
+        const target = document.getElementById('preview-updated-after');
+        const top = target?.getBoundingClientRect().top ?? 0;
+        return controls
+          .filter((control) => control !== target && Math.abs(control.getBoundingClientRect().top - top) < 1)
+          .map((control) => {
+            const box = control.getBoundingClientRect();
+            return { id: control.id, top: box.top + window.scrollY, height: box.height };
+          });
+      });
+    const before = await rowBoxes();
+    expect(before.length).toBeGreaterThan(0);
+    await field.fill('yesterday');
+    await page.getByRole('button', { name: 'Run search' }).click();
+    await page.locator('#preview-updated-after-error').waitFor();
+    await expect(field.getAttribute('aria-invalid')).resolves.toBe('true');
+    expect(await rowBoxes()).toEqual(before);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });
