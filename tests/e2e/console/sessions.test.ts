@@ -6,12 +6,7 @@
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, type E2EStack } from '../support/stack.ts';
-import {
-  axeViolations,
-  newConsoleContext,
-  seriousAxeViolations,
-  watchPageProblems,
-} from './support/browser.ts';
+import { axeViolations, newConsoleContext, watchPageProblems } from './support/browser.ts';
 import { consoleUrl, signInThroughConsole } from './support/console-stack.ts';
 import { startConsoleSuite } from './support/console-suite.ts';
 
@@ -72,7 +67,7 @@ describe('administrator sessions', () => {
     // The other tab heard of it at once, and dropped its token.
     await second.page.getByText('You have signed out.').waitFor();
     await expect(second.page.getByRole('button', { name: 'Sign out' }).count()).resolves.toBe(0);
-    expect(await seriousAxeViolations(second.page), 'signed-out page').toEqual([]);
+    expect(await axeViolations(second.page), 'signed-out page').toEqual([]);
 
     // A new tab is not signed in silently, and its Sign in asks for the password.
     const third = await openTab(context);

@@ -67,13 +67,6 @@ export interface AxeFinding {
   readonly targets: string[];
 }
 
-/** axe-core's violations of serious or critical impact on the page as it is now. */
-export async function seriousAxeViolations(page: Page): Promise<AxeFinding[]> {
-  return (await axeViolations(page)).filter(
-    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-  );
-}
-
 /** Every axe-core violation on the page as it is now, whatever its impact. */
 export async function axeViolations(page: Page): Promise<AxeFinding[]> {
   const results = await new AxeBuilder({ page }).analyze();
