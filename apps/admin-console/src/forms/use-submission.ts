@@ -1,10 +1,12 @@
 import { useRef, useState } from 'react';
+import { type BodyValidator, checkBody } from '../domain/form-checks.ts';
+import { focusAfterRender } from '../focus-on-navigation.ts';
 import { FormCheckError, type FormErrorState, formErrorState } from './form-errors.ts';
 
 /** After a refusal, the first field marked invalid in the form that was sent takes the focus. */
 function focusFirstInvalid(form: HTMLFormElement | null): void {
   if (form === null) return;
-  requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+  focusAfterRender(() => form.querySelector<HTMLElement>('[aria-invalid="true"]'));
 }
 
 /** The form the administrator is sending: the one holding the focus (its button or a field). */
@@ -39,13 +41,24 @@ export function useSubmission(formFields: readonly string[]) {
       setBusy(false);
     }
   };
-  /** Refuses the form in the browser (its own check failed): the messages next to their fields. */
-  const refuse = (fields: Readonly<Record<string, readonly string[]>>) => {
+  /**
+   * Checks the body in the browser with the API's own validator, as the API will: when it fails, the
+   * form is refused here (each message next to its field, the first invalid field focused) and false
+   * says that nothing is to be sent.
+   */
+  const accepts = (
+    validate: BodyValidator,
+    body: unknown,
+    labels: Readonly<Record<string, string>>,
+  ): boolean => {
+    const fields = checkBody(validate, body, labels);
+    if (Object.keys(fields).length === 0) return true;
     setErrors({ error: new FormCheckError(Object.keys(fields).length), fields, unmatched: [] });
     focusFirstInvalid(activeForm());
+    return false;
   };
   const retry = () => {
     if (last.current !== null) void run(last.current);
   };
-  return { busy, errors, fieldErrors: errors?.fields ?? {}, run, retry, refuse };
+  return { busy, errors, fieldErrors: errors?.fields ?? {}, run, retry, accepts };
 }

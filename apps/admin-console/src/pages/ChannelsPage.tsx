@@ -10,7 +10,7 @@ import { Loading } from '../components/Loading.tsx';
 import { usePageTitle } from '../components/SignedOutPages.tsx';
 import { SubmitButton } from '../components/SubmitButton.tsx';
 import { TableRegion } from '../components/TableRegion.tsx';
-import { checkBody } from '../domain/form-checks.ts';
+import { focusAfterRender } from '../focus-on-navigation.ts';
 import { useSubmission } from '../forms/use-submission.ts';
 import { useLoad } from '../hooks.ts';
 
@@ -27,7 +27,7 @@ export function ChannelsPage() {
   // A closed rename form gives the focus back to its channel's Rename button.
   const closeRename = (slug: string) => {
     setEditing(null);
-    requestAnimationFrame(() => document.getElementById(`rename-button-${slug}`)?.focus());
+    focusAfterRender(() => document.getElementById(`rename-button-${slug}`));
   };
   const [notice, setNotice] = useState('');
   const channels = list.state === 'ready' ? list.value.value.channels : null;
@@ -133,14 +133,13 @@ function NewChannelForm({
   const { api } = useApp();
   const [slug, setSlug] = useState('');
   const [name, setName] = useState('');
-  const { busy, errors, fieldErrors, run, retry, refuse } = useSubmission(FIELDS);
+  const { busy, errors, fieldErrors, run, retry, accepts } = useSubmission(FIELDS);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onSubmitting();
     const body = { slug: slug.trim(), name: name.trim() };
-    const problems = checkBody(createWebChannel, body, CHANNEL_FIELD_LABELS);
-    if (Object.keys(problems).length > 0) return refuse(problems);
+    if (!accepts(createWebChannel, body, CHANNEL_FIELD_LABELS)) return;
     return run(async () => {
       onCreated(await api.createChannel(body));
       setSlug('');
@@ -210,13 +209,12 @@ function RenameChannelForm({
   const { api } = useApp();
   const id = `rename-${channel.slug}`;
   const [name, setName] = useState(channel.name);
-  const { busy, errors, fieldErrors, run, retry, refuse } = useSubmission(RENAME_FIELDS);
+  const { busy, errors, fieldErrors, run, retry, accepts } = useSubmission(RENAME_FIELDS);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const body = { slug: channel.slug, name: name.trim() };
-    const problems = checkBody(updateWebChannel, body, CHANNEL_FIELD_LABELS);
-    if (Object.keys(problems).length > 0) return refuse(problems);
+    if (!accepts(updateWebChannel, body, CHANNEL_FIELD_LABELS)) return;
     return run(async () => onSaved(await api.updateChannel(body, registryEtag)));
   };
   const changedElsewhere = errors !== null && isChangedElsewhere(errors.error);

@@ -10,6 +10,7 @@ import { sortClients, toggleSort } from '../domain/client-sort.ts';
 import { formatDateTime } from '../domain/date-time.ts';
 import { pageOf } from '../domain/paging.ts';
 import { lifetimeDays, replacementDraft } from '../domain/replacement.ts';
+import { focusAfterRender } from '../focus-on-navigation.ts';
 import { useLoad } from '../hooks.ts';
 import { ClientFilters } from './clients/ClientFilters.tsx';
 import { ClientPager } from './clients/ClientPager.tsx';
@@ -84,8 +85,8 @@ export function ClientsPage() {
   // button (the row stays, revoked or updated), else the page would drop it to <body>.
   const closePanel = (clientId: string) => {
     setPanel(null);
-    requestAnimationFrame(() =>
-      document.querySelector<HTMLButtonElement>(`tr[data-client-id="${clientId}"] .row-menu button`)?.focus(),
+    focusAfterRender(() =>
+      document.querySelector<HTMLButtonElement>(`tr[data-client-id="${clientId}"] .row-menu button`),
     );
   };
 
@@ -155,7 +156,7 @@ export function ClientsPage() {
           result={created}
           onDone={() => {
             setCreated(null);
-            requestAnimationFrame(() => document.getElementById('new-client-button')?.focus());
+            focusAfterRender(() => document.getElementById('new-client-button'));
           }}
         />
       )}

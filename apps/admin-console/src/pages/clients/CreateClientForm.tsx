@@ -8,7 +8,6 @@ import { describedBy, FieldErrorText } from '../../components/FieldError.tsx';
 import { ScopeCheckboxes } from '../../components/ScopeCheckboxes.tsx';
 import { SubmitButton } from '../../components/SubmitButton.tsx';
 import { CLIENT_FIELD_LABELS } from '../../domain/clients.ts';
-import { checkBody } from '../../domain/form-checks.ts';
 import { type ClientDraft, EMPTY_DRAFT } from '../../domain/replacement.ts';
 import { useSubmission } from '../../forms/use-submission.ts';
 
@@ -42,15 +41,14 @@ export function CreateClientForm({
   const [scopes, setScopes] = useState<GrantableScope[]>([...initial.scopes]);
   const [expiresInDays, setExpiresInDays] = useState(initial.expiresInDays);
   const [channel, setChannel] = useState(initial.channel);
-  const { busy, errors, fieldErrors, run, retry, refuse } = useSubmission(FIELDS);
+  const { busy, errors, fieldErrors, run, retry, accepts } = useSubmission(FIELDS);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const body: ClientCreateRequest = { clientName: clientName.trim(), scopes };
     if (description.trim() !== '') body.description = description.trim();
     if (expiresInDays.trim() !== '') body.expiresInDays = Number(expiresInDays);
-    const problems = checkBody(createM2MClient, body, CLIENT_FIELD_LABELS);
-    if (Object.keys(problems).length > 0) return refuse(problems);
+    if (!accepts(createM2MClient, body, CLIENT_FIELD_LABELS)) return;
     return run(async () => {
       let created = await api.createClient(body);
       let bindingFailure: CreatedResult['bindingFailure'] = null;

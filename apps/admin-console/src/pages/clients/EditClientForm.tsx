@@ -10,7 +10,6 @@ import { describedBy, FieldErrorText } from '../../components/FieldError.tsx';
 import { ScopeCheckboxes } from '../../components/ScopeCheckboxes.tsx';
 import { SubmitButton } from '../../components/SubmitButton.tsx';
 import { CLIENT_FIELD_LABELS } from '../../domain/clients.ts';
-import { checkBody } from '../../domain/form-checks.ts';
 import { useSubmission } from '../../forms/use-submission.ts';
 
 const FIELDS = ['clientName', 'description', 'scopes', 'channel'] as const;
@@ -54,7 +53,7 @@ export function EditClientForm({
   const [description, setDescription] = useState(client.description ?? '');
   const [scopes, setScopes] = useState<GrantableScope[]>([...client.scopes]);
   const [channel, setChannel] = useState(client.channel ?? '');
-  const { busy, errors, fieldErrors, run, retry, refuse } = useSubmission(FIELDS);
+  const { busy, errors, fieldErrors, run, retry, accepts } = useSubmission(FIELDS);
   const [notice, setNotice] = useState('');
   // Checked here first, as the API checks it: a client without scopes could obtain no token.
   const [noScope, setNoScope] = useState(false);
@@ -94,8 +93,7 @@ export function EditClientForm({
       setNotice('Nothing changed: change at least one field.');
       return;
     }
-    const problems = checkBody(updateM2MClient, body, CLIENT_FIELD_LABELS);
-    if (Object.keys(problems).length > 0) return refuse(problems);
+    if (!accepts(updateM2MClient, body, CLIENT_FIELD_LABELS)) return;
     const wanted = { clientName, description, scopes, channel };
     return run(async () => {
       try {
