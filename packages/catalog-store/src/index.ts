@@ -65,6 +65,8 @@ export {
 export { displayOnWebFor } from './model/visibility.ts';
 export type * from './model/web-channel.ts';
 export { registryVersion, WEB_CHANNEL_SLUG_PATTERN } from './model/web-channel.ts';
+export type * from './model/webhook.ts';
+export { EVENT_TYPE_SCOPE, WEBHOOK_EVENT_TYPES, webhookSubscriptionState } from './model/webhook.ts';
 export type * from './ports/admin-user-store.ts';
 export type * from './ports/audit-log.ts';
 export type * from './ports/brand-search.ts';
@@ -76,6 +78,7 @@ export type * from './ports/product-search.ts';
 export type * from './ports/product-store.ts';
 export type * from './ports/signing-key-set-store.ts';
 export type * from './ports/web-channel-store.ts';
+export type * from './ports/webhook-store.ts';
 export type { ExpectedVersion } from './records/expected-version.ts';
 export { foldText } from './search/fold-text.ts';
 export { identifierKey } from './search/identifier-key.ts';

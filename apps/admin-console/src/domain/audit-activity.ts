@@ -20,6 +20,7 @@ const FIELDS: Readonly<Record<string, string>> = {
 export function actorName(actor: AuditEvent['actor']): string {
   if (actor.kind === 'admin') return actor.email;
   if (actor.kind === 'operator') return 'the operator CLI';
+  if (actor.kind === 'service') return 'the webhook delivery worker';
   return 'an unknown account';
 }
 

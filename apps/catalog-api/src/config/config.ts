@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import {
+  booleanFlag,
   clientSecretPepperEnv,
   httpsUrl,
   loadServiceSettings,
@@ -34,7 +35,40 @@ const catalogApiOwnEnv = clientSecretPepperEnv.extend(syncTokenSecretEnv.shape).
   DEMO_CATALOGUE_PRODUCTS: nonNegativeInt(5000),
   SEARCH_TIMEOUT_MS: z.coerce.number().int().min(1, 'must be at least 1 (ms)').default(5000),
   SEARCH_PAGE_CACHE_MB: nonNegativeInt(32),
+  WEBHOOK_DELIVERY: booleanFlag(true),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: booleanFlag(false),
+  WEBHOOK_CA_FILE: z.string().min(1).optional(),
+  WEBHOOK_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(1, 'must be at least 1 (ms)').default(5000),
+  WEBHOOK_RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(1, 'must be at least 1 (ms)').default(10_000),
+  WEBHOOK_CONCURRENCY_PER_ENDPOINT: z.coerce.number().int().min(1, 'must be at least 1').max(64).default(8),
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(1, 'must be at least 1 (ms)').default(250),
+  // Milliseconds between attempts, comma-separated; unset, the Standard Webhooks schedule (over 24 h).
+  WEBHOOK_RETRY_SCHEDULE_MS: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, 'must be milliseconds separated by commas, e.g. 5000,300000')
+    .transform((text) => text.split(',').map(Number))
+    .optional(),
 });
+
+export interface WebhookConfig {
+  /** Whether this instance delivers (every instance may: deliveries are claimed, never sent twice at once). */
+  readonly deliver: boolean;
+  /**
+   * A development setting: endpoints on loopback, link-local and private addresses are allowed (the
+   * tests' receivers). Off, they are refused when subscribed and again at every connection.
+   */
+  readonly allowPrivateNetworks: boolean;
+  /** A CA certificate trusted for endpoints besides the system's (the tests' local CA). */
+  readonly caFile: string | undefined;
+  readonly connectTimeoutMs: number;
+  readonly responseTimeoutMs: number;
+  /** Deliveries in flight to one subscription's endpoint at once, over every instance. */
+  readonly concurrencyPerEndpoint: number;
+  /** How often an idle worker looks for new changes and due retries. */
+  readonly pollMs: number;
+  /** Delays between attempts; undefined: the Standard Webhooks schedule. */
+  readonly retryScheduleMs: readonly number[] | undefined;
+}
 
 export interface RateLimitConfig {
   /** Sustained requests per second shared by all callers; 0 turns the gateway throttle off. */
@@ -77,6 +111,7 @@ export interface CatalogApiConfig extends ServiceSettingsWithData {
   readonly searchTimeoutMs: number;
   /** Bytes of repeated search pages kept for the catalogue state they describe; 0 keeps none. */
   readonly searchPageCacheBytes: number;
+  readonly webhooks: WebhookConfig;
 }
 
 /** Reads the catalog API's configuration from the environment once, at start-up. */
@@ -119,5 +154,15 @@ export function loadCatalogApiConfig(
     demoCatalogueProducts: extra.DEMO_CATALOGUE_PRODUCTS,
     searchTimeoutMs: extra.SEARCH_TIMEOUT_MS,
     searchPageCacheBytes: extra.SEARCH_PAGE_CACHE_MB * 2 ** 20,
+    webhooks: Object.freeze({
+      deliver: extra.WEBHOOK_DELIVERY,
+      allowPrivateNetworks: extra.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      caFile: extra.WEBHOOK_CA_FILE,
+      connectTimeoutMs: extra.WEBHOOK_CONNECT_TIMEOUT_MS,
+      responseTimeoutMs: extra.WEBHOOK_RESPONSE_TIMEOUT_MS,
+      concurrencyPerEndpoint: extra.WEBHOOK_CONCURRENCY_PER_ENDPOINT,
+      pollMs: extra.WEBHOOK_POLL_MS,
+      retryScheduleMs: extra.WEBHOOK_RETRY_SCHEDULE_MS,
+    }),
   });
 }

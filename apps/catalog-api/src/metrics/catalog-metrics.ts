@@ -1,6 +1,8 @@
 import type { SearchPoolObserver } from '@catalog/search';
 import { createMetricsRegistry } from '@catalog/server-runtime';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { WebhookDeliveryObserver } from '../webhooks/delivery-observer.ts';
+import { webhookDeliveryMetrics } from './webhook-metrics.ts';
 
 /** The API's own limits (spec 8), as the `limiter` label of rate_limit_rejections_total. */
 export type ApiLimiter = 'gateway_throttle' | 'ip_window';
@@ -25,10 +27,13 @@ export class CatalogMetrics {
   readonly #searchTimeouts: Counter<'kind'>;
   readonly #searchIncomplete: Counter<'kind'>;
   readonly #searchPageCacheHits: Counter;
+  /** Given to the webhook delivery worker. */
+  readonly webhookObserver: WebhookDeliveryObserver;
 
   constructor(options: { readonly enabled: boolean }) {
     this.enabled = options.enabled;
     this.registry = createMetricsRegistry(options);
+    this.webhookObserver = webhookDeliveryMetrics(this.registry);
     const registers = [this.registry];
     this.#rateLimitRejections = new Counter({
       name: 'rate_limit_rejections_total',

@@ -18,6 +18,7 @@ function actorText(actor: AuditActor): string {
     case 'admin':
       return actor.email;
     case 'operator':
+    case 'service':
       return actor.name;
     case 'unknown':
       return 'unknown';

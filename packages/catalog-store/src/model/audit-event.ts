@@ -6,6 +6,8 @@
 export type AuditActor =
   | { readonly kind: 'admin'; readonly userId: string; readonly email: string }
   | { readonly kind: 'operator'; readonly name: 'operator-cli' }
+  /** The service itself: the webhook worker marking a subscription failing, disabled or recovered. */
+  | { readonly kind: 'service'; readonly name: 'webhook-delivery' }
   /** A failed sign-in for an email that names no account: the typed text is not kept (it may be a password). */
   | { readonly kind: 'unknown' };
 
@@ -32,6 +34,14 @@ export const AUDIT_ACTIONS = [
   'catalogue.import-batch',
   'catalogue.seed',
   'catalogue.migrate',
+  'webhook-subscription.create',
+  'webhook-subscription.update',
+  'webhook-subscription.delete',
+  'webhook-subscription.rotate-secret',
+  'webhook-subscription.redeliver',
+  'webhook-subscription.failing',
+  'webhook-subscription.disable',
+  'webhook-subscription.recover',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -43,6 +53,7 @@ export const AUDIT_TARGET_TYPES = [
   'admin-user',
   'signing-key',
   'catalogue',
+  'webhook-subscription',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

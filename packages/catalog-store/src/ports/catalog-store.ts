@@ -10,6 +10,7 @@ import type { ClientStore } from './client-store.ts';
 import type { ProductSearch } from './product-search.ts';
 import type { ProductBatches, ProductStore } from './product-store.ts';
 import type { WebChannelStore } from './web-channel-store.ts';
+import type { WebhookStore } from './webhook-store.ts';
 
 export interface CatalogueSnapshot {
   webChannels: WebChannelInput[];
@@ -32,6 +33,8 @@ export interface RecordStore {
   readonly audit: AuditLog;
   /** Every committed write of a product, brand, channel or client, in commit order. */
   readonly changes: ChangeFeed;
+  /** Webhook subscriptions and the outbox of their deliveries, fed from `changes`. */
+  readonly webhooks: WebhookStore;
   /**
    * Loads the snapshot in one transaction only when the catalogue has no product yet; returns
    * whether it did. Safe when several processes race at first start.

@@ -26,6 +26,7 @@ export interface AuditRow {
 }
 
 export const OPERATOR_ACTOR_ID = 'operator-cli';
+export const WEBHOOK_WORKER_ACTOR_ID = 'webhook-delivery';
 
 /** The columns an appended event sets, in the order of `auditRowValues`. */
 export const AUDIT_INSERT_COLUMNS =
@@ -55,6 +56,8 @@ export function actorColumns(actor: AuditActor): { id: string | null; email: str
       return { id: actor.userId, email: actor.email };
     case 'operator':
       return { id: OPERATOR_ACTOR_ID, email: null };
+    case 'service':
+      return { id: WEBHOOK_WORKER_ACTOR_ID, email: null };
     case 'unknown':
       return { id: null, email: null };
   }
@@ -66,6 +69,8 @@ function toActor(row: AuditRow): AuditActor {
       return { kind: 'admin', userId: row.actor_id ?? '', email: row.actor_email ?? '' };
     case 'operator':
       return { kind: 'operator', name: OPERATOR_ACTOR_ID };
+    case 'service':
+      return { kind: 'service', name: WEBHOOK_WORKER_ACTOR_ID };
     case 'unknown':
       return { kind: 'unknown' };
   }

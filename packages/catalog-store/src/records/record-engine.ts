@@ -24,6 +24,16 @@ export interface SqlDialect {
   inList(column: string): string;
   /** A list as `inList` binds it: JSON text on SQLite, an array on PostgreSQL. */
   list(values: readonly string[]): SqlValue;
+  /**
+   * Appended to a SELECT whose rows a write transaction is about to claim: PostgreSQL's concurrent
+   * claimers pass over each other's rows instead of queueing; SQLite's single writer needs nothing.
+   */
+  readonly skipLocked: string;
+  /**
+   * A FROM item named `r` with these columns, its rows read from a JSON array of objects bound as one
+   * parameter: how a rule inserts a batch of rows with one statement of one shape on both engines.
+   */
+  jsonRecords(columns: readonly (readonly [name: string, type: 'text' | 'bigint'])[]): string;
 }
 
 /** An engine the record rules run on (src/adapters/sqlite/records/, src/adapters/postgres/records/). */

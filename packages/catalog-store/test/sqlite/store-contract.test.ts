@@ -5,6 +5,7 @@ import { clientStoreContract } from '../contract/client-store.contract.ts';
 import { productStoreContract } from '../contract/product-store.contract.ts';
 import { recordVersionsContract } from '../contract/record-versions.contract.ts';
 import { webChannelStoreContract } from '../contract/web-channel-store.contract.ts';
+import { webhookStoreContract } from '../contract/webhook-store.contract.ts';
 import { sqliteStore } from '../support/sqlite-factory.ts';
 
 productStoreContract(() => sqliteStore());
@@ -14,3 +15,4 @@ clientStoreContract(() => sqliteStore());
 adminUserStoreContract(() => sqliteStore());
 auditLogContract(() => sqliteStore());
 recordVersionsContract(() => sqliteStore());
+webhookStoreContract(() => sqliteStore());

@@ -50,6 +50,10 @@ export const catalogApiDocument = {
       "description": "Admin-only, read-only trail of every administrative action: client, catalogue and web-channel writes\nthrough this API, administrator sign-ins on the token server, and the operator CLI's actions. Each\nevent is appended in the same transaction as the change it records and is never edited or deleted.\n"
     },
     {
+      "name": "Webhooks",
+      "description": "Admin-only management of the signed change notifications (Standard Webhooks) the service sends to an M2M\nclient's HTTPS endpoint, their delivery log and redelivery. The notifications themselves are under `webhooks`.\n"
+    },
+    {
       "name": "Operations",
       "description": "Unauthenticated operator endpoints (health, this document, its rendered reference)."
     }
@@ -2288,6 +2292,553 @@ export const catalogApiDocument = {
         }
       }
     },
+    "/admin/webhook-subscriptions": {
+      "get": {
+        "operationId": "listWebhookSubscriptions",
+        "summary": "List webhook subscriptions (admin)",
+        "description": "Every subscription, oldest first, or those of one client. Secrets are never included. `state` says whether\ndeliveries flow: `active`, `failing` (an event could not be delivered after retrying for more than 24\nhours; deliveries go on), `disabled` (by an administrator, or by the endpoint answering 410 Gone) or\n`client-inactive` (the client is revoked or expired: nothing is delivered).\n",
+        "tags": [
+          "Webhooks"
+        ],
+        "security": [
+          {
+            "adminIdToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "clientId",
+            "in": "query",
+            "required": false,
+            "description": "Only this client's subscriptions.",
+            "x-error-code": "VALIDATION_ERROR",
+            "schema": {
+              "$ref": "#/components/schemas/ClientId"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The subscriptions.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/WebhookSubscriptionList"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/AdminForbidden"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      },
+      "post": {
+        "operationId": "createWebhookSubscription",
+        "summary": "Subscribe an HTTPS endpoint to catalogue changes for a client (admin)",
+        "description": "The endpoint must be an `https:` URL whose host resolves to public addresses only (no loopback,\nlink-local, private or unique-local range) and without credentials; the event types must be allowed by\nthe client's scopes (`product.*` needs `products.read`, `brand.changed` needs `brands.read`), and the\nclient must be active. The response carries the signing secret (`whsec_…`), shown once and never\nretrievable afterwards. Deliveries start with the first change committed after the subscription.\n",
+        "tags": [
+          "Webhooks"
+        ],
+        "security": [
+          {
+            "adminIdToken": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/WebhookSubscriptionCreateRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "The subscription, with its one-time signing secret.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "ETag": {
+                "$ref": "#/components/headers/ETag"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/WebhookSubscriptionCreated"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/AdminForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      }
+    },
+    "/admin/webhook-subscriptions/{subscriptionId}": {
+      "get": {
+        "operationId": "getWebhookSubscription",
+        "summary": "Read one webhook subscription (admin)",
+        "tags": [
+          "Webhooks"
+        ],
+        "security": [
+          {
+            "adminIdToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/WebhookSubscriptionId"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The subscription, with its `ETag` for a conditional `PATCH` or `DELETE`.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "ETag": {
+                "$ref": "#/components/headers/ETag"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/WebhookSubscription"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/AdminForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      },
+      "patch": {
+        "operationId": "patchWebhookSubscription",
+        "summary": "Change a webhook subscription's endpoint, event types, description or enabled flag (admin)",
+        "description": "A JSON merge patch of the given fields (at least one). The same rules as on create apply to `url` and\n`eventTypes`. Enabling a subscription clears its `failing` state and its disabling reason; deliveries\nwaiting while it was disabled are then sent. `If-Match` (optional) makes the write conditional on the\nsubscription's `ETag`.\n",
+        "tags": [
+          "Webhooks"
+        ],
+        "security": [
+          {
+            "adminIdToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/WebhookSubscriptionId"
+          },
+          {
+            "$ref": "#/components/parameters/IfMatchOptional"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/WebhookSubscriptionPatch"
+              }
+            },
+            "application/merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/WebhookSubscriptionPatch"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The updated subscription.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "ETag": {
+                "$ref": "#/components/headers/ETag"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/WebhookSubscription"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/AdminForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "412": {
+            "$ref": "#/components/responses/PreconditionFailed"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "deleteWebhookSubscription",
+        "summary": "Delete a webhook subscription and its delivery log (admin)",
+        "description": "Nothing more is delivered; deliveries not yet sent are dropped. The audit trail keeps the record of it.",
+        "tags": [
+          "Webhooks"
+        ],
+        "security": [
+          {
+            "adminIdToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/WebhookSubscriptionId"
+          },
+          {
+            "$ref": "#/components/parameters/IfMatchOptional"
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Deleted.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/AdminForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "412": {
+            "$ref": "#/components/responses/PreconditionFailed"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      }
+    },
+    "/admin/webhook-subscriptions/{subscriptionId}/rotate-secret": {
+      "post": {
+        "operationId": "rotateWebhookSecret",
+        "summary": "Replace a subscription's signing secret, with an overlap (admin)",
+        "description": "A new secret is made and returned once. Until `previousSecretExpiresAt` (`overlapHours` from now, 24 by\ndefault, 0 to drop the old secret at once) every delivery carries two signatures in `webhook-signature`,\none per secret, so a receiver verifying with either accepts it: install the new secret, then let the old\none lapse.\n",
+        "tags": [
+          "Webhooks"
+        ],
+        "security": [
+          {
+            "adminIdToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/WebhookSubscriptionId"
+          }
+        ],
+        "requestBody": {
+          "required": false,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/WebhookSecretRotationRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The new secret (shown once) and until when the previous one still signs.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/WebhookSecretRotation"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/AdminForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      }
+    },
+    "/admin/webhook-subscriptions/{subscriptionId}/deliveries": {
+      "get": {
+        "operationId": "listWebhookDeliveries",
+        "summary": "The delivery log of a subscription (admin)",
+        "description": "Deliveries newest first, one page at a time (pass `nextBefore` as `before`). Each is one event for this\nsubscription: its status, how many attempts it took, the last attempt's status code, latency and error,\nand when the next attempt is due.\n",
+        "tags": [
+          "Webhooks"
+        ],
+        "security": [
+          {
+            "adminIdToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/WebhookSubscriptionId"
+          },
+          {
+            "name": "status",
+            "in": "query",
+            "required": false,
+            "x-error-code": "VALIDATION_ERROR",
+            "schema": {
+              "$ref": "#/components/schemas/WebhookDeliveryStatus"
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "required": false,
+            "x-error-code": "VALIDATION_ERROR",
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 200,
+              "default": 50
+            }
+          },
+          {
+            "name": "before",
+            "in": "query",
+            "required": false,
+            "description": "The previous page's `nextBefore`.",
+            "x-error-code": "VALIDATION_ERROR",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]{1,19}$"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A page of deliveries, newest first.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/WebhookDeliveryPage"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/AdminForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      }
+    },
+    "/admin/webhook-subscriptions/{subscriptionId}/redeliver": {
+      "post": {
+        "operationId": "redeliverWebhookEvents",
+        "summary": "Send events again, one or a time range (admin)",
+        "description": "Puts the chosen deliveries back in the queue with their event ids unchanged (a receiver that\ndeduplicates by `webhook-id` skips what it already has): one by `deliveryId`, or every delivery whose\nevent occurred in `[from, to)`. A delivery still waiting is left as it is.\n",
+        "tags": [
+          "Webhooks"
+        ],
+        "security": [
+          {
+            "adminIdToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/WebhookSubscriptionId"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/WebhookRedeliveryRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "How many deliveries were queued again.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/WebhookRedelivery"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/AdminForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      }
+    },
     "/health": {
       "get": {
         "operationId": "getHealth",
@@ -2490,6 +3041,66 @@ export const catalogApiDocument = {
                 }
               }
             }
+          }
+        }
+      }
+    }
+  },
+  "webhooks": {
+    "catalogChange": {
+      "post": {
+        "operationId": "receiveCatalogChange",
+        "summary": "A catalogue change, sent to a subscription's endpoint",
+        "description": "Sent by the service to the HTTPS endpoint of each subscription whose event types and client allow it,\nsigned as the Standard Webhooks specification has it: `webhook-signature` holds `v1,<base64 HMAC-SHA256>`\nof `<webhook-id>.<webhook-timestamp>.<body>` under the subscription's secret (two, space-separated, while\na rotated secret overlaps). Verify with the SDK's `verifyWebhook`, reject a timestamp more than five\nminutes away, and deduplicate by `webhook-id`: delivery is at least once, in commit order per product or\nbrand, retried with exponential backoff for more than 24 hours. Answer 2xx within 10 seconds; 410 Gone\ndisables the subscription.\n",
+        "tags": [
+          "Webhooks"
+        ],
+        "security": [],
+        "parameters": [
+          {
+            "name": "webhook-id",
+            "in": "header",
+            "required": true,
+            "description": "The event's id, the same on every attempt.",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "webhook-timestamp",
+            "in": "header",
+            "required": true,
+            "description": "Seconds since the epoch when this attempt was signed.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$"
+            }
+          },
+          {
+            "name": "webhook-signature",
+            "in": "header",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/WebhookEvent"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Any 2xx answer means received."
+          },
+          "410": {
+            "description": "The endpoint is gone; the service disables the subscription."
           }
         }
       }
@@ -2821,6 +3432,16 @@ export const catalogApiDocument = {
         "schema": {
           "type": "string",
           "minLength": 1
+        }
+      },
+      "WebhookSubscriptionId": {
+        "name": "subscriptionId",
+        "in": "path",
+        "required": true,
+        "description": "The subscription's id (26 alphanumeric characters).",
+        "x-error-code": "VALIDATION_ERROR",
+        "schema": {
+          "$ref": "#/components/schemas/WebhookSubscriptionId"
         }
       },
       "ClientId": {
@@ -5796,7 +6417,15 @@ export const catalogApiDocument = {
           "signing-key.promote",
           "catalogue.import-batch",
           "catalogue.seed",
-          "catalogue.migrate"
+          "catalogue.migrate",
+          "webhook-subscription.create",
+          "webhook-subscription.update",
+          "webhook-subscription.delete",
+          "webhook-subscription.rotate-secret",
+          "webhook-subscription.redeliver",
+          "webhook-subscription.failing",
+          "webhook-subscription.disable",
+          "webhook-subscription.recover"
         ]
       },
       "AuditTargetType": {
@@ -5808,7 +6437,8 @@ export const catalogApiDocument = {
           "web-channel",
           "admin-user",
           "signing-key",
-          "catalogue"
+          "catalogue",
+          "webhook-subscription"
         ]
       },
       "AuditActor": {
@@ -5851,6 +6481,25 @@ export const catalogApiDocument = {
               "name": {
                 "type": "string",
                 "const": "operator-cli"
+              }
+            }
+          },
+          {
+            "type": "object",
+            "description": "The service itself (the webhook delivery worker marking a subscription failing, disabled or recovered).",
+            "additionalProperties": false,
+            "required": [
+              "kind",
+              "name"
+            ],
+            "properties": {
+              "kind": {
+                "type": "string",
+                "const": "service"
+              },
+              "name": {
+                "type": "string",
+                "const": "webhook-delivery"
               }
             }
           },
@@ -6085,6 +6734,498 @@ export const catalogApiDocument = {
               "null"
             ],
             "format": "date-time"
+          }
+        }
+      },
+      "WebhookSubscriptionId": {
+        "type": "string",
+        "pattern": "^[a-zA-Z0-9]{26}$",
+        "description": "A subscription's id (26 alphanumeric characters)."
+      },
+      "WebhookEventType": {
+        "type": "string",
+        "description": "`product.created`: a product was added. `product.changed`: a product's representation changed (a write of\nthe product, a rename of its brand, a change of a product it relates to). `product.archived`: a write left\nthe product archived (the admin routes' DELETE archives; no product is ever deleted). `brand.changed`: a\nbrand was created, changed or archived.\n",
+        "enum": [
+          "product.created",
+          "product.changed",
+          "product.archived",
+          "brand.changed"
+        ]
+      },
+      "WebhookEndpointUrl": {
+        "type": "string",
+        "format": "uri",
+        "maxLength": 2048,
+        "pattern": "^https://",
+        "description": "An `https:` URL without credentials whose host resolves to public addresses only. Redirects are not\nfollowed: a 3xx answer is a failed attempt.\n"
+      },
+      "WebhookDescription": {
+        "type": "string",
+        "maxLength": 500
+      },
+      "WebhookSubscriptionState": {
+        "type": "string",
+        "enum": [
+          "active",
+          "failing",
+          "disabled",
+          "client-inactive"
+        ]
+      },
+      "WebhookDisabledReason": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "enum": [
+          "admin",
+          "gone",
+          null
+        ],
+        "description": "Why a subscription is disabled: an administrator, or the endpoint answering 410 Gone."
+      },
+      "WebhookSubscription": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "id",
+          "clientId",
+          "url",
+          "description",
+          "eventTypes",
+          "enabled",
+          "state",
+          "disabledReason",
+          "failingSince",
+          "lastSuccessAt",
+          "lastFailureAt",
+          "lastError",
+          "previousSecretExpiresAt",
+          "createdAt",
+          "createdBy",
+          "updatedAt"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/WebhookSubscriptionId"
+          },
+          "clientId": {
+            "$ref": "#/components/schemas/ClientId"
+          },
+          "url": {
+            "$ref": "#/components/schemas/WebhookEndpointUrl"
+          },
+          "description": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "eventTypes": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/WebhookEventType"
+            }
+          },
+          "enabled": {
+            "type": "boolean"
+          },
+          "state": {
+            "$ref": "#/components/schemas/WebhookSubscriptionState"
+          },
+          "disabledReason": {
+            "$ref": "#/components/schemas/WebhookDisabledReason"
+          },
+          "failingSince": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time",
+            "description": "When an event was first given up on, after retrying for more than 24 hours; null once one is delivered again."
+          },
+          "lastSuccessAt": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
+          },
+          "lastFailureAt": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
+          },
+          "lastError": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "What the last failed attempt met (a status code, a time-out, a refused address)."
+          },
+          "previousSecretExpiresAt": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time",
+            "description": "Until when deliveries are also signed with the secret before the last rotation."
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "createdBy": {
+            "$ref": "#/components/schemas/AdminUserRef"
+          },
+          "updatedAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        }
+      },
+      "WebhookSubscriptionCreated": {
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/WebhookSubscription"
+          },
+          {
+            "type": "object",
+            "required": [
+              "secret"
+            ],
+            "properties": {
+              "secret": {
+                "type": "string",
+                "pattern": "^whsec_[A-Za-z0-9+/]{43}=$",
+                "description": "The signing secret (Standard Webhooks format). Shown once; never retrievable afterwards."
+              }
+            }
+          }
+        ]
+      },
+      "WebhookSubscriptionList": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "subscriptions",
+          "count"
+        ],
+        "properties": {
+          "subscriptions": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/WebhookSubscription"
+            }
+          },
+          "count": {
+            "type": "integer"
+          }
+        }
+      },
+      "WebhookSubscriptionCreateRequest": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "clientId",
+          "url",
+          "eventTypes"
+        ],
+        "properties": {
+          "clientId": {
+            "$ref": "#/components/schemas/ClientId"
+          },
+          "url": {
+            "$ref": "#/components/schemas/WebhookEndpointUrl"
+          },
+          "description": {
+            "$ref": "#/components/schemas/WebhookDescription"
+          },
+          "eventTypes": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": true,
+            "items": {
+              "$ref": "#/components/schemas/WebhookEventType"
+            }
+          },
+          "enabled": {
+            "type": "boolean",
+            "default": true
+          }
+        }
+      },
+      "WebhookSubscriptionPatch": {
+        "type": "object",
+        "additionalProperties": false,
+        "minProperties": 1,
+        "properties": {
+          "url": {
+            "$ref": "#/components/schemas/WebhookEndpointUrl"
+          },
+          "description": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 500
+          },
+          "eventTypes": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": true,
+            "items": {
+              "$ref": "#/components/schemas/WebhookEventType"
+            }
+          },
+          "enabled": {
+            "type": "boolean"
+          }
+        }
+      },
+      "WebhookSecretRotationRequest": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "overlapHours": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 168,
+            "default": 24,
+            "description": "How long deliveries are also signed with the current secret."
+          }
+        }
+      },
+      "WebhookSecretRotation": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "subscriptionId",
+          "secret",
+          "previousSecretExpiresAt"
+        ],
+        "properties": {
+          "subscriptionId": {
+            "$ref": "#/components/schemas/WebhookSubscriptionId"
+          },
+          "secret": {
+            "type": "string",
+            "pattern": "^whsec_[A-Za-z0-9+/]{43}=$",
+            "description": "The new signing secret. Shown once."
+          },
+          "previousSecretExpiresAt": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
+          }
+        }
+      },
+      "WebhookDeliveryStatus": {
+        "type": "string",
+        "description": "`pending`: waiting for its (next) attempt. `delivering`: an attempt is under way. `succeeded`: the\nendpoint answered 2xx. `failed`: given up after retrying for more than 24 hours, refused by the endpoint\npolicy, or the endpoint answered 410. `cancelled`: not sent because the client was revoked or expired.\n",
+        "enum": [
+          "pending",
+          "delivering",
+          "succeeded",
+          "failed",
+          "cancelled"
+        ]
+      },
+      "WebhookDelivery": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "id",
+          "eventType",
+          "entityId",
+          "occurredAt",
+          "status",
+          "attempts",
+          "nextAttemptAt",
+          "lastAttemptAt",
+          "lastStatusCode",
+          "lastError",
+          "lastLatencyMs",
+          "deliveredAt",
+          "createdAt"
+        ],
+        "properties": {
+          "id": {
+            "type": "string",
+            "description": "The event's id, sent as `webhook-id`; the same on every attempt and redelivery."
+          },
+          "eventType": {
+            "$ref": "#/components/schemas/WebhookEventType"
+          },
+          "entityId": {
+            "type": "string",
+            "description": "The product's or brand's id."
+          },
+          "occurredAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "status": {
+            "$ref": "#/components/schemas/WebhookDeliveryStatus"
+          },
+          "attempts": {
+            "type": "integer"
+          },
+          "nextAttemptAt": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
+          },
+          "lastAttemptAt": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
+          },
+          "lastStatusCode": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "lastError": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "lastLatencyMs": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "deliveredAt": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        }
+      },
+      "WebhookDeliveryPage": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "deliveries",
+          "nextBefore"
+        ],
+        "properties": {
+          "deliveries": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/WebhookDelivery"
+            }
+          },
+          "nextBefore": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        }
+      },
+      "WebhookRedeliveryRequest": {
+        "description": "One delivery by its id, or every delivery whose event occurred in `[from, to)`.",
+        "oneOf": [
+          {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "deliveryId"
+            ],
+            "properties": {
+              "deliveryId": {
+                "type": "string",
+                "pattern": "^msg_[a-zA-Z0-9]{26}$"
+              }
+            }
+          },
+          {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "from",
+              "to"
+            ],
+            "properties": {
+              "from": {
+                "type": "string",
+                "format": "date-time"
+              },
+              "to": {
+                "type": "string",
+                "format": "date-time"
+              }
+            }
+          }
+        ]
+      },
+      "WebhookRedelivery": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "queued"
+        ],
+        "properties": {
+          "queued": {
+            "type": "integer"
+          }
+        }
+      },
+      "WebhookEvent": {
+        "type": "object",
+        "description": "The body of every delivery (Standard Webhooks: `type`, `timestamp`, `data`). It says what changed, not\nhow: fetch the product with `GET /products/{productId}` (or walk the sync from your checkpoint), so that\nthe representation you store is the one your client may see, never a stale copy carried by a late retry.\n",
+        "additionalProperties": false,
+        "required": [
+          "type",
+          "timestamp",
+          "data"
+        ],
+        "properties": {
+          "type": {
+            "$ref": "#/components/schemas/WebhookEventType"
+          },
+          "timestamp": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When the change was committed."
+          },
+          "data": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "id",
+              "updatedAt"
+            ],
+            "properties": {
+              "id": {
+                "type": "string",
+                "description": "The product's or brand's id."
+              },
+              "updatedAt": {
+                "type": "string",
+                "format": "date-time",
+                "description": "The record's updatedAt as this write set it; usable as `updatedAfter`."
+              }
+            }
           }
         }
       }

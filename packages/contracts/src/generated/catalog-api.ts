@@ -552,6 +552,132 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/webhook-subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook subscriptions (admin)
+         * @description Every subscription, oldest first, or those of one client. Secrets are never included. `state` says whether
+         *     deliveries flow: `active`, `failing` (an event could not be delivered after retrying for more than 24
+         *     hours; deliveries go on), `disabled` (by an administrator, or by the endpoint answering 410 Gone) or
+         *     `client-inactive` (the client is revoked or expired: nothing is delivered).
+         */
+        get: operations["listWebhookSubscriptions"];
+        put?: never;
+        /**
+         * Subscribe an HTTPS endpoint to catalogue changes for a client (admin)
+         * @description The endpoint must be an `https:` URL whose host resolves to public addresses only (no loopback,
+         *     link-local, private or unique-local range) and without credentials; the event types must be allowed by
+         *     the client's scopes (`product.*` needs `products.read`, `brand.changed` needs `brands.read`), and the
+         *     client must be active. The response carries the signing secret (`whsec_…`), shown once and never
+         *     retrievable afterwards. Deliveries start with the first change committed after the subscription.
+         */
+        post: operations["createWebhookSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/webhook-subscriptions/{subscriptionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one webhook subscription (admin) */
+        get: operations["getWebhookSubscription"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook subscription and its delivery log (admin)
+         * @description Nothing more is delivered; deliveries not yet sent are dropped. The audit trail keeps the record of it.
+         */
+        delete: operations["deleteWebhookSubscription"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook subscription's endpoint, event types, description or enabled flag (admin)
+         * @description A JSON merge patch of the given fields (at least one). The same rules as on create apply to `url` and
+         *     `eventTypes`. Enabling a subscription clears its `failing` state and its disabling reason; deliveries
+         *     waiting while it was disabled are then sent. `If-Match` (optional) makes the write conditional on the
+         *     subscription's `ETag`.
+         */
+        patch: operations["patchWebhookSubscription"];
+        trace?: never;
+    };
+    "/admin/webhook-subscriptions/{subscriptionId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a subscription's signing secret, with an overlap (admin)
+         * @description A new secret is made and returned once. Until `previousSecretExpiresAt` (`overlapHours` from now, 24 by
+         *     default, 0 to drop the old secret at once) every delivery carries two signatures in `webhook-signature`,
+         *     one per secret, so a receiver verifying with either accepts it: install the new secret, then let the old
+         *     one lapse.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/webhook-subscriptions/{subscriptionId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The delivery log of a subscription (admin)
+         * @description Deliveries newest first, one page at a time (pass `nextBefore` as `before`). Each is one event for this
+         *     subscription: its status, how many attempts it took, the last attempt's status code, latency and error,
+         *     and when the next attempt is due.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/webhook-subscriptions/{subscriptionId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send events again, one or a time range (admin)
+         * @description Puts the chosen deliveries back in the queue with their event ids unchanged (a receiver that
+         *     deduplicates by `webhook-id` skips what it already has): one by `deliveryId`, or every delivery whose
+         *     event occurred in `[from, to)`. A delivery still waiting is left as it is.
+         */
+        post: operations["redeliverWebhookEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -671,7 +797,34 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    catalogChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A catalogue change, sent to a subscription's endpoint
+         * @description Sent by the service to the HTTPS endpoint of each subscription whose event types and client allow it,
+         *     signed as the Standard Webhooks specification has it: `webhook-signature` holds `v1,<base64 HMAC-SHA256>`
+         *     of `<webhook-id>.<webhook-timestamp>.<body>` under the subscription's secret (two, space-separated, while
+         *     a rotated secret overlaps). Verify with the SDK's `verifyWebhook`, reject a timestamp more than five
+         *     minutes away, and deduplicate by `webhook-id`: delivery is at least once, in commit order per product or
+         *     brand, retried with exponential backoff for more than 24 hours. Answer 2xx within 10 seconds; 410 Gone
+         *     disables the subscription.
+         */
+        post: operations["receiveCatalogChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -1495,9 +1648,9 @@ export interface components {
          * @description What was done. `admin.*` are sign-ins on the token server; `signing-key.*` and `catalogue.*` come from the operator CLI.
          * @enum {string}
          */
-        AuditAction: "client.create" | "client.update" | "client.revoke" | "client.rotate-secret" | "product.create" | "product.replace" | "product.archive" | "brand.create" | "brand.update" | "brand.archive" | "web-channel.create" | "web-channel.rename" | "admin.sign-in" | "admin.sign-in-failure" | "admin.lock-out" | "admin-user.create" | "admin-user.disable" | "signing-key.stage" | "signing-key.promote" | "catalogue.import-batch" | "catalogue.seed" | "catalogue.migrate";
+        AuditAction: "client.create" | "client.update" | "client.revoke" | "client.rotate-secret" | "product.create" | "product.replace" | "product.archive" | "brand.create" | "brand.update" | "brand.archive" | "web-channel.create" | "web-channel.rename" | "admin.sign-in" | "admin.sign-in-failure" | "admin.lock-out" | "admin-user.create" | "admin-user.disable" | "signing-key.stage" | "signing-key.promote" | "catalogue.import-batch" | "catalogue.seed" | "catalogue.migrate" | "webhook-subscription.create" | "webhook-subscription.update" | "webhook-subscription.delete" | "webhook-subscription.rotate-secret" | "webhook-subscription.redeliver" | "webhook-subscription.failing" | "webhook-subscription.disable" | "webhook-subscription.recover";
         /** @enum {string} */
-        AuditTargetType: "client" | "product" | "brand" | "web-channel" | "admin-user" | "signing-key" | "catalogue";
+        AuditTargetType: "client" | "product" | "brand" | "web-channel" | "admin-user" | "signing-key" | "catalogue" | "webhook-subscription";
         /** @description Who acted. */
         AuditActor: {
             /** @constant */
@@ -1510,6 +1663,11 @@ export interface components {
             kind: "operator";
             /** @constant */
             name: "operator-cli";
+        } | {
+            /** @constant */
+            kind: "service";
+            /** @constant */
+            name: "webhook-delivery";
         } | {
             /** @constant */
             kind: "unknown";
@@ -1583,6 +1741,164 @@ export interface components {
             perSecond: number | null;
             /** Format: date-time */
             expectedEndAt: string | null;
+        };
+        /** @description A subscription's id (26 alphanumeric characters). */
+        WebhookSubscriptionId: string;
+        /**
+         * @description `product.created`: a product was added. `product.changed`: a product's representation changed (a write of
+         *     the product, a rename of its brand, a change of a product it relates to). `product.archived`: a write left
+         *     the product archived (the admin routes' DELETE archives; no product is ever deleted). `brand.changed`: a
+         *     brand was created, changed or archived.
+         * @enum {string}
+         */
+        WebhookEventType: "product.created" | "product.changed" | "product.archived" | "brand.changed";
+        /**
+         * Format: uri
+         * @description An `https:` URL without credentials whose host resolves to public addresses only. Redirects are not
+         *     followed: a 3xx answer is a failed attempt.
+         */
+        WebhookEndpointUrl: string;
+        WebhookDescription: string;
+        /** @enum {string} */
+        WebhookSubscriptionState: "active" | "failing" | "disabled" | "client-inactive";
+        /**
+         * @description Why a subscription is disabled: an administrator, or the endpoint answering 410 Gone.
+         * @enum {string|null}
+         */
+        WebhookDisabledReason: "admin" | "gone" | null;
+        WebhookSubscription: {
+            id: components["schemas"]["WebhookSubscriptionId"];
+            clientId: components["schemas"]["ClientId"];
+            url: components["schemas"]["WebhookEndpointUrl"];
+            description: string | null;
+            eventTypes: components["schemas"]["WebhookEventType"][];
+            enabled: boolean;
+            state: components["schemas"]["WebhookSubscriptionState"];
+            disabledReason: components["schemas"]["WebhookDisabledReason"];
+            /**
+             * Format: date-time
+             * @description When an event was first given up on, after retrying for more than 24 hours; null once one is delivered again.
+             */
+            failingSince: string | null;
+            /** Format: date-time */
+            lastSuccessAt: string | null;
+            /** Format: date-time */
+            lastFailureAt: string | null;
+            /** @description What the last failed attempt met (a status code, a time-out, a refused address). */
+            lastError: string | null;
+            /**
+             * Format: date-time
+             * @description Until when deliveries are also signed with the secret before the last rotation.
+             */
+            previousSecretExpiresAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            createdBy: components["schemas"]["AdminUserRef"];
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        WebhookSubscriptionCreated: components["schemas"]["WebhookSubscription"] & {
+            /** @description The signing secret (Standard Webhooks format). Shown once; never retrievable afterwards. */
+            secret: string;
+        };
+        WebhookSubscriptionList: {
+            subscriptions: components["schemas"]["WebhookSubscription"][];
+            count: number;
+        };
+        WebhookSubscriptionCreateRequest: {
+            clientId: components["schemas"]["ClientId"];
+            url: components["schemas"]["WebhookEndpointUrl"];
+            description?: components["schemas"]["WebhookDescription"];
+            eventTypes: components["schemas"]["WebhookEventType"][];
+            /** @default true */
+            enabled: boolean;
+        };
+        WebhookSubscriptionPatch: {
+            url?: components["schemas"]["WebhookEndpointUrl"];
+            description?: string | null;
+            eventTypes?: components["schemas"]["WebhookEventType"][];
+            enabled?: boolean;
+        };
+        WebhookSecretRotationRequest: {
+            /**
+             * @description How long deliveries are also signed with the current secret.
+             * @default 24
+             */
+            overlapHours: number;
+        };
+        WebhookSecretRotation: {
+            subscriptionId: components["schemas"]["WebhookSubscriptionId"];
+            /** @description The new signing secret. Shown once. */
+            secret: string;
+            /** Format: date-time */
+            previousSecretExpiresAt: string | null;
+        };
+        /**
+         * @description `pending`: waiting for its (next) attempt. `delivering`: an attempt is under way. `succeeded`: the
+         *     endpoint answered 2xx. `failed`: given up after retrying for more than 24 hours, refused by the endpoint
+         *     policy, or the endpoint answered 410. `cancelled`: not sent because the client was revoked or expired.
+         * @enum {string}
+         */
+        WebhookDeliveryStatus: "pending" | "delivering" | "succeeded" | "failed" | "cancelled";
+        WebhookDelivery: {
+            /** @description The event's id, sent as `webhook-id`; the same on every attempt and redelivery. */
+            id: string;
+            eventType: components["schemas"]["WebhookEventType"];
+            /** @description The product's or brand's id. */
+            entityId: string;
+            /** Format: date-time */
+            occurredAt: string;
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            attempts: number;
+            /** Format: date-time */
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            lastAttemptAt: string | null;
+            lastStatusCode: number | null;
+            lastError: string | null;
+            lastLatencyMs: number | null;
+            /** Format: date-time */
+            deliveredAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        WebhookDeliveryPage: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
+            nextBefore: string | null;
+        };
+        /** @description One delivery by its id, or every delivery whose event occurred in `[from, to)`. */
+        WebhookRedeliveryRequest: {
+            deliveryId: string;
+        } | {
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+        };
+        WebhookRedelivery: {
+            queued: number;
+        };
+        /**
+         * @description The body of every delivery (Standard Webhooks: `type`, `timestamp`, `data`). It says what changed, not
+         *     how: fetch the product with `GET /products/{productId}` (or walk the sync from your checkpoint), so that
+         *     the representation you store is the one your client may see, never a stale copy carried by a late retry.
+         */
+        WebhookEvent: {
+            type: components["schemas"]["WebhookEventType"];
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            timestamp: string;
+            data: {
+                /** @description The product's or brand's id. */
+                id: string;
+                /**
+                 * Format: date-time
+                 * @description The record's updatedAt as this write set it; usable as `updatedAfter`.
+                 */
+                updatedAt: string;
+            };
         };
     };
     responses: {
@@ -1912,6 +2228,8 @@ export interface components {
         ProductId: string;
         /** @description The brand's `id`. */
         BrandId: string;
+        /** @description The subscription's id (26 alphanumeric characters). */
+        WebhookSubscriptionId: components["schemas"]["WebhookSubscriptionId"];
         /** @description The client ID (26 alphanumeric characters); anything else is refused with 400 `INVALID_PARAMETER`. */
         ClientId: components["schemas"]["ClientId"];
         /** @description The client whose secret should be replaced. The instructions do not depend on it. */
@@ -3282,6 +3600,289 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listWebhookSubscriptions: {
+        parameters: {
+            query?: {
+                /** @description Only this client's subscriptions. */
+                clientId?: components["schemas"]["ClientId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscriptions. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscriptionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookSubscriptionCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The subscription, with its one-time signing secret. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscriptionCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription's id (26 alphanumeric characters). */
+                subscriptionId: components["parameters"]["WebhookSubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription, with its `ETag` for a conditional `PATCH` or `DELETE`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscription"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: it is made only while the record's `ETag` is one of those listed (412
+                 *     `PRECONDITION_FAILED` otherwise, with the current `ETag`, and nothing written); `*` or no header writes
+                 *     whatever is stored.
+                 */
+                "If-Match"?: components["parameters"]["IfMatchOptional"];
+            };
+            path: {
+                /** @description The subscription's id (26 alphanumeric characters). */
+                subscriptionId: components["parameters"]["WebhookSubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: it is made only while the record's `ETag` is one of those listed (412
+                 *     `PRECONDITION_FAILED` otherwise, with the current `ETag`, and nothing written); `*` or no header writes
+                 *     whatever is stored.
+                 */
+                "If-Match"?: components["parameters"]["IfMatchOptional"];
+            };
+            path: {
+                /** @description The subscription's id (26 alphanumeric characters). */
+                subscriptionId: components["parameters"]["WebhookSubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookSubscriptionPatch"];
+                "application/merge-patch+json": components["schemas"]["WebhookSubscriptionPatch"];
+            };
+        };
+        responses: {
+            /** @description The updated subscription. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscription"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription's id (26 alphanumeric characters). */
+                subscriptionId: components["parameters"]["WebhookSubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookSecretRotationRequest"];
+            };
+        };
+        responses: {
+            /** @description The new secret (shown once) and until when the previous one still signs. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretRotation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                status?: components["schemas"]["WebhookDeliveryStatus"];
+                limit?: number;
+                /** @description The previous page's `nextBefore`. */
+                before?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The subscription's id (26 alphanumeric characters). */
+                subscriptionId: components["parameters"]["WebhookSubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    redeliverWebhookEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription's id (26 alphanumeric characters). */
+                subscriptionId: components["parameters"]["WebhookSubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookRedeliveryRequest"];
+            };
+        };
+        responses: {
+            /** @description How many deliveries were queued again. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRedelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -3416,6 +4017,41 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+        };
+    };
+    receiveCatalogChange: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every attempt. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer means received. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The endpoint is gone; the service disables the subscription. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

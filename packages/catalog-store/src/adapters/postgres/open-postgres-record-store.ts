@@ -7,6 +7,7 @@ import { RecordChangeFeed } from '../../records/record-change-feed.ts';
 import { RecordClientStore } from '../../records/record-client-store.ts';
 import { RecordProductStore } from '../../records/record-product-store.ts';
 import { RecordWebChannelStore } from '../../records/record-web-channel-store.ts';
+import { RecordWebhookStore } from '../../records/record-webhook-store.ts';
 import { migratePostgres } from './migrate.ts';
 import { openPool, type PostgresConnectionOptions } from './open-pool.ts';
 import { loadIfEmpty } from './records/load-if-empty.ts';
@@ -36,6 +37,7 @@ export async function openPostgresRecordStore(options: PostgresRecordStoreOption
     adminUsers: new RecordAdminUserStore(records),
     audit: new RecordAuditLog(records),
     changes: new RecordChangeFeed(records, new PostgresFeed(pool)),
+    webhooks: new RecordWebhookStore(records),
     loadIfEmpty: (snapshot) => loadIfEmpty(pool, snapshot),
     // Idempotent, like the embedded store's: a second close is a no-op, not pg's error.
     close: () => {

@@ -8,6 +8,7 @@ import { RecordChangeFeed } from '../../records/record-change-feed.ts';
 import { RecordClientStore } from '../../records/record-client-store.ts';
 import { RecordProductStore } from '../../records/record-product-store.ts';
 import { RecordWebChannelStore } from '../../records/record-web-channel-store.ts';
+import { RecordWebhookStore } from '../../records/record-webhook-store.ts';
 import { insertSnapshotReferences } from '../../records/snapshot-references.ts';
 import { compactFullTextIndex } from './compact-full-text-index.ts';
 import { migrate } from './migrate.ts';
@@ -94,6 +95,7 @@ export function openSqliteCatalogue(options: SqliteRecordStoreOptions): {
     adminUsers: new RecordAdminUserStore(records),
     audit: new RecordAuditLog(records),
     changes: new RecordChangeFeed(records, new SqliteFeed(db)),
+    webhooks: new RecordWebhookStore(records),
     loadIfEmpty: (snapshot) => loadIfEmpty(db, snapshot),
     compactSearchIndex: async () => compactFullTextIndex(db),
     close: async () => {

@@ -3,10 +3,12 @@ import { initialSchema } from './0001-initial-schema.ts';
 import { signingKeySet } from './0002-signing-key-set.ts';
 import { adminEmailExact } from './0003-admin-email-exact.ts';
 import { recordVersions } from './0004-record-versions.ts';
+import { webhooks } from './0005-webhooks.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   initialSchema,
   signingKeySet,
   adminEmailExact,
   recordVersions,
+  webhooks,
 ];

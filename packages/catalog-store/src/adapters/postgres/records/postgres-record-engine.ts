@@ -10,6 +10,9 @@ export const POSTGRES_DIALECT: SqlDialect = {
   byteOrder: ' COLLATE "C"',
   sameEmail: (column, placeholder) => `lower(${column}) = lower(${placeholder})`,
   inList: (column) => `${column} = ANY(?)`,
+  skipLocked: ' FOR UPDATE SKIP LOCKED',
+  jsonRecords: (columns) =>
+    `json_to_recordset(?::json) AS r(${columns.map(([name, type]) => `${name} ${type}`).join(', ')})`,
   list: (values) => values,
   isUniqueViolation: (error, index) => {
     const { code, constraint } = error as { code?: string; constraint?: string };

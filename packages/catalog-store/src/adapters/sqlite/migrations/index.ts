@@ -9,6 +9,7 @@ import { sortIndexesCoverArchived } from './0007-sort-indexes-cover-archived.ts'
 import { auditEvents } from './0008-audit-events.ts';
 import { changeFeed } from './0009-change-feed.ts';
 import { recordVersions } from './0010-record-versions.ts';
+import { webhooks } from './0011-webhooks.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   initialSchema,
@@ -21,4 +22,5 @@ export const MIGRATIONS: readonly Migration[] = [
   auditEvents,
   changeFeed,
   recordVersions,
+  webhooks,
 ];

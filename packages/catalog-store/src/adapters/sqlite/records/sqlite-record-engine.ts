@@ -10,6 +10,9 @@ export const SQLITE_DIALECT: SqlDialect = {
   sameEmail: (column, placeholder) => `${column} = ${placeholder}`,
   isUniqueViolation: () => false,
   inList: (column) => `${column} IN (SELECT value FROM json_each(?))`,
+  skipLocked: '',
+  jsonRecords: (columns) =>
+    `(SELECT ${columns.map(([name]) => `json_extract(value, '$.${name}') AS ${name}`).join(', ')} FROM json_each(?)) AS r`,
   list: (values) => JSON.stringify(values),
 };
 

@@ -1,0 +1,203 @@
+import type { AttemptOutcome, ClaimedDelivery, WebhookStore } from '@catalog/store';
+import type { Logger } from 'pino';
+import type { AttemptCount, WebhookDeliveryObserver } from './delivery-observer.ts';
+import { eventBody } from './event-body.ts';
+
+/** What one attempt came to, as the sender reports it. */
+export interface SendOutcome {
+  kind: AttemptOutcome;
+  statusCode: number | null;
+  error: string | null;
+  retryAfterMs: number | null;
+  latencyMs: number;
+}
+
+export interface OutgoingWebhook {
+  url: string;
+  messageId: string;
+  timestamp: Date;
+  body: string;
+  secrets: string[];
+}
+
+export interface DeliveryWorkerDeps {
+  store: WebhookStore;
+  send(message: OutgoingWebhook): Promise<SendOutcome>;
+  /** Milliseconds until the next attempt after `failedAttempts` failures, or null to give up. */
+  retryDelay(failedAttempts: number, retryAfterMs: number | null): number | null;
+  /** Opens a sealed signing secret of a subscription; throws when it cannot. */
+  unseal(sealed: string, subscriptionId: string): string;
+  observer: WebhookDeliveryObserver;
+  logger: Logger;
+  /** Deliveries in flight to one subscription's endpoint, over every instance. */
+  concurrencyPerEndpoint: number;
+  /** How often an idle worker looks for new changes and due retries. */
+  pollMs: number;
+  /** How long a claim holds: past it, another instance takes over the delivery (this one died). */
+  leaseMs: number;
+  now?: () => Date;
+}
+
+/** Deliveries in flight in this process at most, over every endpoint. */
+const MAX_IN_FLIGHT = 256;
+/** Change-feed entries turned into deliveries per transaction. */
+const ENQUEUE_BATCH = 1000;
+
+/**
+ * Drives the outbox: turns new change-feed entries into deliveries, claims what is due and sends it,
+ * records each attempt. Every instance of the API runs one; the store's claims keep them from sending
+ * the same attempt twice, and a write never waits for it (it only reads the feed the write appended).
+ */
+export class WebhookDeliveryWorker {
+  readonly #deps: DeliveryWorkerDeps;
+  readonly #now: () => Date;
+  readonly #inFlight = new Set<Promise<void>>();
+  #running = false;
+  #loop: Promise<void> | undefined;
+  #wake: (() => void) | undefined;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(deps: DeliveryWorkerDeps) {
+    this.#deps = deps;
+    this.#now = deps.now ?? (() => new Date());
+  }
+
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#deps.observer.watchQueue(() => this.#deps.store.queueDepth());
+    this.#loop = this.#run();
+  }
+
+  /** Stops claiming, and waits for the attempts under way to be recorded. */
+  async stop(): Promise<void> {
+    this.#running = false;
+    this.#wakeUp();
+    await this.#loop;
+    await Promise.allSettled([...this.#inFlight]);
+  }
+
+  async #run(): Promise<void> {
+    while (this.#running) {
+      let busy = false;
+      try {
+        busy = await this.#tick();
+      } catch (error) {
+        this.#deps.logger.warn({ err: error }, 'webhook delivery: the outbox could not be read; retrying');
+      }
+      if (!busy && this.#running) await this.#idle();
+    }
+  }
+
+  /** One round: new changes queued, due deliveries claimed and started. True when it did anything. */
+  async #tick(): Promise<boolean> {
+    const { store } = this.#deps;
+    const enqueued = await store.enqueueChanges(ENQUEUE_BATCH);
+    const room = MAX_IN_FLIGHT - this.#inFlight.size;
+    const claimed =
+      room <= 0
+        ? []
+        : await store.claimDue({
+            limit: room,
+            perSubscription: this.#deps.concurrencyPerEndpoint,
+            leaseMs: this.#deps.leaseMs,
+          });
+    for (const delivery of claimed) {
+      const attempt = this.#attempt(delivery).finally(() => {
+        this.#inFlight.delete(attempt);
+        // A settled delivery may free the next event of the same record: look again at once.
+        this.#wakeUp();
+      });
+      this.#inFlight.add(attempt);
+    }
+    return enqueued.through < enqueued.head || claimed.length > 0;
+  }
+
+  #idle(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#wake = resolve;
+      this.#timer = setTimeout(resolve, this.#deps.pollMs);
+    });
+  }
+
+  #wakeUp(): void {
+    clearTimeout(this.#timer);
+    this.#wake?.();
+    this.#wake = undefined;
+  }
+
+  async #attempt(delivery: ClaimedDelivery): Promise<void> {
+    const { store, observer } = this.#deps;
+    const startedAt = this.#now();
+    const outcome = await this.#send(delivery, startedAt);
+    const failedAttempts = delivery.failedAttempts + 1;
+    const retryIn =
+      outcome.kind === 'retry' ? this.#deps.retryDelay(failedAttempts, outcome.retryAfterMs) : null;
+    try {
+      await store.recordAttempt({
+        deliveryId: delivery.id,
+        claim: delivery.claim,
+        outcome: outcome.kind,
+        statusCode: outcome.statusCode,
+        error: outcome.error,
+        latencyMs: outcome.latencyMs,
+        startedAt,
+        nextAttemptAt: retryIn === null ? null : new Date(startedAt.getTime() + outcome.latencyMs + retryIn),
+      });
+    } catch (error) {
+      // The claim's lease ends and the delivery is attempted again: at least once, never lost.
+      this.#deps.logger.warn(
+        { err: error, deliveryId: delivery.id },
+        'webhook delivery: attempt not recorded',
+      );
+      return;
+    }
+    observer.attemptSettled(countOf(outcome.kind, retryIn), outcome.latencyMs / 1000);
+    if (outcome.kind === 'delivered')
+      observer.eventDelivered((this.#now().getTime() - Date.parse(delivery.occurredAt)) / 1000);
+    else if (outcome.kind !== 'retry' || retryIn === null)
+      this.#deps.logger.warn(
+        { deliveryId: delivery.id, subscriptionId: delivery.subscriptionId, error: outcome.error },
+        outcome.kind === 'gone'
+          ? 'webhook endpoint answered 410 Gone: subscription disabled'
+          : 'webhook event given up on: subscription failing',
+      );
+  }
+
+  async #send(delivery: ClaimedDelivery, timestamp: Date): Promise<SendOutcome> {
+    let secrets: string[];
+    try {
+      secrets = delivery.secretsSealed.map((sealed) => this.#deps.unseal(sealed, delivery.subscriptionId));
+    } catch {
+      return {
+        kind: 'refused',
+        statusCode: null,
+        error: 'the signing secret cannot be opened (was CLIENT_SECRET_PEPPER changed?): rotate the secret',
+        retryAfterMs: null,
+        latencyMs: 0,
+      };
+    }
+    try {
+      return await this.#deps.send({
+        url: delivery.url,
+        messageId: delivery.id,
+        timestamp,
+        body: eventBody(delivery),
+        secrets,
+      });
+    } catch (error) {
+      return {
+        kind: 'retry',
+        statusCode: null,
+        error: error instanceof Error ? error.message : String(error),
+        retryAfterMs: null,
+        latencyMs: 0,
+      };
+    }
+  }
+}
+
+function countOf(kind: AttemptOutcome, retryIn: number | null): AttemptCount {
+  if (kind === 'delivered' || kind === 'gone') return kind;
+  return kind === 'retry' && retryIn !== null ? 'retry' : 'failed';
+}

@@ -1,0 +1,355 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  redeliveryEvent,
+  subscriptionFailingEvent,
+  subscriptionGoneEvent,
+  subscriptionRecoveredEvent,
+} from '../audit/webhook-subscription-events.ts';
+import { NotFoundError } from '../errors/request-errors.ts';
+import type { AuditContext } from '../model/audit-event.ts';
+import type { Change } from '../model/change.ts';
+import {
+  type AttemptResult,
+  type ClaimedDelivery,
+  type ClaimOptions,
+  type EnqueueResult,
+  EVENT_TYPE_SCOPE,
+  type RedeliverySelection,
+  type WebhookEventType,
+} from '../model/webhook.ts';
+import { appendAuditEvent } from './audit-records.ts';
+import { readChanges } from './change-feed-records.ts';
+import type { SqlDialect } from './record-engine.ts';
+import { type RecordWork, row, rows, run, transactionTime } from './record-work.ts';
+import { CLIENT_USABLE, DELIVERY_COLUMNS, type DeliveryRow, toDelivery } from './webhook-row.ts';
+
+// The outbox: change-feed entries turned into one delivery per subscription that may hear of them,
+// claimed for an attempt, and settled by the attempt's result.
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** `msg_` and 26 alphanumerics: the event id a receiver deduplicates by. */
+function newMessageId(): string {
+  const bytes = randomBytes(26);
+  let id = 'msg_';
+  // 62 letters from bytes below 248 (4 × 62) keep every letter equally likely.
+  for (const byte of bytes) id += ALPHANUMERIC[byte % 62];
+  return id;
+}
+
+interface ListeningSubscription {
+  id: string;
+  from_sequence: number;
+  event_types: string;
+  scopes: string;
+}
+
+interface ProductFacts {
+  id: string;
+  created_at: number;
+  updated_at: number;
+  archived: number | boolean;
+}
+
+/** The cursor, locked for the rest of the transaction: concurrent enqueuers take turns. */
+function* lockCursor(): RecordWork<number> {
+  const found = yield* row<{ through: number }>(
+    'UPDATE webhook_outbox_cursor SET through = through WHERE id = 1 RETURNING through',
+  );
+  return Number(found?.through ?? 0);
+}
+
+export function* cursorAndHead(): RecordWork<{ through: number; head: number }> {
+  const found = yield* row<{ through: number; head: number | null }>(
+    'SELECT (SELECT through FROM webhook_outbox_cursor WHERE id = 1) AS through, (SELECT max(sequence) FROM change_feed) AS head',
+  );
+  return { through: Number(found?.through ?? 0), head: Number(found?.head ?? 0) };
+}
+
+/**
+ * The event a product's feed entry stands for, told from the record as it is now: created when the
+ * entry's time is the product's creation, archived when the entry is the product's latest write and
+ * left it archived, changed otherwise. A later write never turns an entry into another kind except
+ * `archived` into `changed`, and that later write's own entry then says archived.
+ */
+function productEventType(change: Change, facts: ProductFacts | undefined): WebhookEventType {
+  const at = Date.parse(change.changedAt);
+  if (facts === undefined) return 'product.changed';
+  if (Number(facts.created_at) === at) return 'product.created';
+  if (facts.archived && Number(facts.updated_at) === at) return 'product.archived';
+  return 'product.changed';
+}
+
+const DELIVERY_RECORD = [
+  ['id', 'text'],
+  ['subscription_id', 'text'],
+  ['sequence', 'bigint'],
+  ['event_type', 'text'],
+  ['entity_key', 'text'],
+  ['entity_id', 'text'],
+  ['occurred_at', 'bigint'],
+] as const;
+
+export function* enqueueChanges(dialect: SqlDialect, limit: number): RecordWork<EnqueueResult> {
+  const at = yield* transactionTime();
+  const cursor = yield* lockCursor();
+  const subscriptions = yield* rows<ListeningSubscription>(
+    `SELECT s.id, s.from_sequence, s.event_types, c.scopes FROM webhook_subscriptions s JOIN m2m_clients c ON c.client_id = s.client_id
+     WHERE s.enabled AND ${CLIENT_USABLE} ORDER BY s.id`,
+    at,
+  );
+  const { head } = yield* cursorAndHead();
+  // Nobody listens: the entries so far concern no one, however many (a bulk load, a copied store).
+  if (subscriptions.length === 0) {
+    yield* run('UPDATE webhook_outbox_cursor SET through = ? WHERE id = 1', head);
+    return { through: head, head, queued: 0 };
+  }
+  const changes = yield* readChanges(cursor, limit);
+  const through = changes.at(-1)?.sequence ?? cursor;
+  if (changes.length === 0) return { through, head, queued: 0 };
+
+  const listeners = subscriptions.map((subscription) => {
+    const scopes = new Set(JSON.parse(subscription.scopes) as string[]);
+    const types = (JSON.parse(subscription.event_types) as WebhookEventType[]).filter((type) =>
+      scopes.has(EVENT_TYPE_SCOPE[type]),
+    );
+    return { id: subscription.id, after: Number(subscription.from_sequence), types: new Set(types) };
+  });
+  const productIds = [...new Set(changes.filter((c) => c.entity === 'product').map((c) => c.entityId))];
+  const facts = new Map<string, ProductFacts>();
+  if (productIds.length > 0)
+    for (const found of yield* rows<ProductFacts>(
+      `SELECT id, created_at, updated_at, archived FROM products WHERE ${dialect.inList('id')}`,
+      dialect.list(productIds),
+    ))
+      facts.set(found.id, found);
+
+  const deliveries: Record<string, string | number>[] = [];
+  for (const change of changes) {
+    let type: WebhookEventType;
+    if (change.entity === 'product') type = productEventType(change, facts.get(change.entityId));
+    else if (change.entity === 'brand') type = 'brand.changed';
+    else continue;
+    for (const listener of listeners)
+      if (listener.types.has(type) && change.sequence > listener.after)
+        deliveries.push({
+          id: newMessageId(),
+          subscription_id: listener.id,
+          sequence: change.sequence,
+          event_type: type,
+          entity_key: `${change.entity}:${change.entityId}`,
+          entity_id: change.entityId,
+          occurred_at: Date.parse(change.changedAt),
+        });
+  }
+  for (let start = 0; start < deliveries.length; start += 1000)
+    yield* run(
+      `INSERT INTO webhook_deliveries (id, subscription_id, sequence, event_type, entity_key, entity_id, occurred_at,
+         status, next_attempt_at, created_at)
+       SELECT r.id, r.subscription_id, r.sequence, r.event_type, r.entity_key, r.entity_id, r.occurred_at,
+         'pending', ?, ? FROM ${dialect.jsonRecords(DELIVERY_RECORD)} WHERE TRUE
+       ON CONFLICT (subscription_id, sequence) DO NOTHING`,
+      at,
+      at,
+      JSON.stringify(deliveries.slice(start, start + 1000)),
+    );
+  yield* run('UPDATE webhook_outbox_cursor SET through = ? WHERE id = 1', through);
+  return { through, head, queued: deliveries.length };
+}
+
+interface ClaimingSubscription {
+  id: string;
+  url: string;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: number | null;
+  in_flight: number;
+}
+
+/** Due: waiting and its time has come, or claimed by a process whose lease ran out (it died). */
+const DUE = `((d.status = 'pending' AND d.next_attempt_at <= ?) OR (d.status = 'delivering' AND d.lease_until <= ?))`;
+
+export function* claimDue(dialect: SqlDialect, options: ClaimOptions): RecordWork<ClaimedDelivery[]> {
+  const at = yield* transactionTime();
+  // A revoked or expired client's deliveries stop at once: none is claimed again.
+  yield* run(
+    `UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, claim = NULL, lease_until = NULL,
+       last_error = 'not sent: the client is revoked or expired'
+     WHERE status IN ('pending', 'delivering') AND subscription_id IN (
+       SELECT s.id FROM webhook_subscriptions s JOIN m2m_clients c ON c.client_id = s.client_id WHERE NOT (${CLIENT_USABLE}))`,
+    at,
+  );
+  const subscriptions = yield* rows<ClaimingSubscription>(
+    `SELECT s.id, s.url, s.secret_sealed, s.previous_secret_sealed, s.previous_secret_expires_at,
+       (SELECT count(*) FROM webhook_deliveries f WHERE f.subscription_id = s.id AND f.status = 'delivering'
+          AND f.lease_until > ?) AS in_flight
+     FROM webhook_subscriptions s JOIN m2m_clients c ON c.client_id = s.client_id
+     WHERE s.enabled AND ${CLIENT_USABLE}
+       AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.subscription_id = s.id AND ${DUE})
+     ORDER BY s.id`,
+    at,
+    at,
+    at,
+    at,
+  );
+  const claimed: ClaimedDelivery[] = [];
+  for (const subscription of subscriptions) {
+    const room = Math.min(
+      options.perSubscription - Number(subscription.in_flight),
+      options.limit - claimed.length,
+    );
+    if (room <= 0) continue;
+    // Never a delivery whose product or brand has an earlier one of this subscription still waiting
+    // or under way: each record's events reach the endpoint in feed order.
+    const due = yield* rows<DeliveryRow>(
+      `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d
+       WHERE d.subscription_id = ? AND d.status IN ('pending', 'delivering') AND ${DUE}
+         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e WHERE e.subscription_id = d.subscription_id
+           AND e.entity_key = d.entity_key AND e.sequence < d.sequence AND e.status IN ('pending', 'delivering'))
+       ORDER BY d.sequence LIMIT ?${dialect.skipLocked}`,
+      subscription.id,
+      at,
+      at,
+      room,
+    );
+    if (due.length === 0) continue;
+    const claim = randomUUID();
+    yield* run(
+      `UPDATE webhook_deliveries SET status = 'delivering', claim = ?, lease_until = ? WHERE ${dialect.inList('id')}`,
+      claim,
+      at + options.leaseMs,
+      dialect.list(due.map((delivery) => delivery.id)),
+    );
+    const secretsSealed = [subscription.secret_sealed];
+    if (
+      subscription.previous_secret_sealed !== null &&
+      subscription.previous_secret_expires_at !== null &&
+      Number(subscription.previous_secret_expires_at) > at
+    )
+      secretsSealed.push(subscription.previous_secret_sealed);
+    for (const delivery of due)
+      claimed.push({
+        ...toDelivery(delivery),
+        status: 'delivering',
+        claim,
+        url: subscription.url,
+        secretsSealed,
+        failedAttempts: Number(delivery.failed_attempts),
+      });
+    if (claimed.length >= options.limit) break;
+  }
+  return claimed;
+}
+
+export function* recordAttempt(result: AttemptResult): RecordWork<void> {
+  const delivery = yield* row<{ subscription_id: string; attempts: number; failing_since: number | null }>(
+    `SELECT d.subscription_id, d.attempts, s.failing_since FROM webhook_deliveries d
+       JOIN webhook_subscriptions s ON s.id = d.subscription_id
+     WHERE d.id = ? AND d.claim = ? AND d.status = 'delivering'`,
+    result.deliveryId,
+    result.claim,
+  );
+  if (delivery === undefined) return;
+  const at = yield* transactionTime();
+  const attempt = Number(delivery.attempts) + 1;
+  const subscriptionId = delivery.subscription_id;
+  const latencyMs = Math.round(result.latencyMs);
+  yield* run(
+    `INSERT INTO webhook_attempts (delivery_id, attempt, started_at, outcome, status_code, latency_ms, error)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    result.deliveryId,
+    attempt,
+    result.startedAt.getTime(),
+    result.outcome,
+    result.statusCode,
+    latencyMs,
+    result.error,
+  );
+  const retrying = result.outcome === 'retry' && result.nextAttemptAt !== null;
+  const status = result.outcome === 'delivered' ? 'succeeded' : retrying ? 'pending' : 'failed';
+  yield* run(
+    `UPDATE webhook_deliveries SET status = ?, attempts = ?, failed_attempts = failed_attempts + ?, next_attempt_at = ?,
+       claim = NULL, lease_until = NULL, last_attempt_at = ?, last_status_code = ?, last_error = ?, last_latency_ms = ?,
+       delivered_at = ? WHERE id = ?`,
+    status,
+    attempt,
+    result.outcome === 'delivered' ? 0 : 1,
+    retrying ? (result.nextAttemptAt as Date).getTime() : null,
+    result.startedAt.getTime(),
+    result.statusCode,
+    result.error,
+    latencyMs,
+    result.outcome === 'delivered' ? at : null,
+    result.deliveryId,
+  );
+  if (result.outcome === 'delivered') {
+    yield* run(
+      'UPDATE webhook_subscriptions SET last_success_at = ?, failing_since = NULL WHERE id = ?',
+      at,
+      subscriptionId,
+    );
+    // The endpoint answers again: what waits for a retry goes now rather than hours from now.
+    yield* run(
+      `UPDATE webhook_deliveries SET next_attempt_at = ? WHERE subscription_id = ? AND status = 'pending'
+         AND failed_attempts > 0 AND next_attempt_at > ?`,
+      at,
+      subscriptionId,
+      at,
+    );
+    if (delivery.failing_since !== null)
+      yield* appendAuditEvent(subscriptionRecoveredEvent(subscriptionId, result.deliveryId));
+    return;
+  }
+  yield* run(
+    'UPDATE webhook_subscriptions SET last_failure_at = ?, last_error = ? WHERE id = ?',
+    at,
+    result.error,
+    subscriptionId,
+  );
+  if (result.outcome === 'gone') {
+    yield* run(
+      `UPDATE webhook_subscriptions SET enabled = ?, disabled_reason = 'gone', updated_at = ?, version = version + 1
+       WHERE id = ? AND enabled`,
+      0,
+      at,
+      subscriptionId,
+    );
+    yield* appendAuditEvent(subscriptionGoneEvent(subscriptionId, result.deliveryId));
+  } else if (!retrying && delivery.failing_since === null) {
+    yield* run('UPDATE webhook_subscriptions SET failing_since = ? WHERE id = ?', at, subscriptionId);
+    yield* appendAuditEvent(subscriptionFailingEvent(subscriptionId, result.deliveryId, result.error));
+  }
+}
+
+export function* redeliver(
+  subscriptionId: string,
+  selection: RedeliverySelection,
+  audit?: AuditContext,
+): RecordWork<number> {
+  if ((yield* row('SELECT id FROM webhook_subscriptions WHERE id = ?', subscriptionId)) === undefined)
+    throw new NotFoundError('Webhook subscription', subscriptionId);
+  const at = yield* transactionTime();
+  const requeue = `UPDATE webhook_deliveries SET status = 'pending', failed_attempts = 0, next_attempt_at = ?,
+      claim = NULL, lease_until = NULL
+    WHERE subscription_id = ? AND status IN ('succeeded', 'failed', 'cancelled')`;
+  let queued: number;
+  if ('deliveryId' in selection) {
+    const found = yield* row(
+      'SELECT id FROM webhook_deliveries WHERE subscription_id = ? AND id = ?',
+      subscriptionId,
+      selection.deliveryId,
+    );
+    if (found === undefined) throw new NotFoundError('Webhook delivery', selection.deliveryId);
+    queued = yield* run(`${requeue} AND id = ?`, at, subscriptionId, selection.deliveryId);
+  } else {
+    queued = yield* run(
+      `${requeue} AND occurred_at >= ? AND occurred_at < ?`,
+      at,
+      subscriptionId,
+      Date.parse(selection.from),
+      Date.parse(selection.to),
+    );
+  }
+  if (audit !== undefined) yield* appendAuditEvent(redeliveryEvent(audit, subscriptionId, selection, queued));
+  return queued;
+}
