@@ -8,6 +8,12 @@ export default defineConfig({
   esbuild: { jsx: 'automatic' },
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: true, assetsInlineLimit: 0 },
   plugins: [
-    requestValidators(['createM2MClient', 'updateM2MClient', 'createWebChannel', 'updateWebChannel']),
+    requestValidators([
+      'createM2MClient',
+      'updateM2MClient',
+      'createWebChannel',
+      'updateWebChannel',
+      'rotateWebhookSecret',
+    ]),
   ],
 });

@@ -30,6 +30,8 @@ import { ClientDetailPage } from './pages/ClientDetailPage.tsx';
 import { ClientsPage } from './pages/ClientsPage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
 import { PreviewPage } from './pages/PreviewPage.tsx';
+import { WebhookDetailPage } from './pages/webhooks/WebhookDetailPage.tsx';
+import { WebhooksPage } from './pages/webhooks/WebhooksPage.tsx';
 import { currentRelativeLocation, replaceLocation, useRoute } from './routing.ts';
 
 export function App({ config }: { readonly config: ConsoleConfig }) {
@@ -132,6 +134,8 @@ export function App({ config }: { readonly config: ConsoleConfig }) {
         {route === 'client' && <ClientDetailPage />}
         {route === 'channels' && <ChannelsPage />}
         {route === 'preview' && <PreviewPage />}
+        {route === 'webhooks' && <WebhooksPage />}
+        {route === 'webhook' && <WebhookDetailPage />}
         {route === 'not-found' && <NotFoundPage />}
       </main>
     </AppContext.Provider>

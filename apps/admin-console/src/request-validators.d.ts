@@ -6,4 +6,5 @@ declare module 'virtual:request-validators' {
   export const updateM2MClient: BodyValidator;
   export const createWebChannel: BodyValidator;
   export const updateWebChannel: BodyValidator;
+  export const rotateWebhookSecret: BodyValidator;
 }

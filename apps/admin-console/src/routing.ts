@@ -4,11 +4,13 @@ import { useSyncExternalStore } from 'react';
 import { focusPageHeading } from './focus-on-navigation.ts';
 import { mayLeave, rememberLocation } from './leave-guard.ts';
 
-export const ROUTES = ['clients', 'channels', 'preview', 'callback', 'signed-out'] as const;
-export type Route = (typeof ROUTES)[number] | 'client' | 'not-found';
+export const ROUTES = ['clients', 'channels', 'preview', 'webhooks', 'callback', 'signed-out'] as const;
+export type Route = (typeof ROUTES)[number] | 'client' | 'webhook' | 'not-found';
 
 /** A client's own page: `clients/<clientId>`. */
 const CLIENT_PATH = /^clients\/([a-zA-Z0-9]{26})$/;
+/** A webhook subscription's own page: `webhooks/<subscriptionId>`. */
+const WEBHOOK_PATH = /^webhooks\/([a-zA-Z0-9]{26})$/;
 
 const CHANGE_EVENT = 'console:navigate';
 
@@ -28,6 +30,7 @@ export function routeFromPath(pathname: string, basePathname: string): Route {
   if (rest === null) return 'not-found';
   if (rest === '') return 'clients';
   if (CLIENT_PATH.test(rest)) return 'client';
+  if (WEBHOOK_PATH.test(rest)) return 'webhook';
   return (ROUTES as readonly string[]).includes(rest) ? (rest as Route) : 'not-found';
 }
 
@@ -106,5 +109,14 @@ export function useLocationSearch(): string {
 export function useClientIdInPath(): string | null {
   return useSyncExternalStore(subscribe, () =>
     clientIdFromPath(location.pathname, new URL(document.baseURI).pathname),
+  );
+}
+
+export function useWebhookIdInPath(): string | null {
+  return useSyncExternalStore(
+    subscribe,
+    () =>
+      WEBHOOK_PATH.exec(pathUnderBase(location.pathname, new URL(document.baseURI).pathname) ?? '')?.[1] ??
+      null,
   );
 }

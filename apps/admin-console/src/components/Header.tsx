@@ -13,6 +13,7 @@ export interface HeaderProps {
 const LINKS = [
   { to: 'clients', label: 'Clients' },
   { to: 'channels', label: 'Web channels' },
+  { to: 'webhooks', label: 'Webhooks' },
   { to: 'preview', label: 'See what an integrator sees' },
 ] as const;
 
@@ -41,7 +42,11 @@ export function Header({ route, email, onSignOut }: HeaderProps) {
                 <li key={link.to}>
                   <NavLink
                     to={link.to}
-                    current={route === link.to || (route === 'client' && link.to === 'clients')}
+                    current={
+                      route === link.to ||
+                      (route === 'client' && link.to === 'clients') ||
+                      (route === 'webhook' && link.to === 'webhooks')
+                    }
                   >
                     {link.label}
                   </NavLink>
