@@ -64,11 +64,11 @@ export interface WebhookStore {
    */
   claimDue(options: ClaimOptions): Promise<ClaimedDelivery[]>;
   /**
-   * Records an attempt and what follows from it: the delivery done, retried or given up; the
+   * Records attempts, in one transaction, and what follows from each: the delivery done, retried or given up; the
    * subscription's last success or failure, marked failing when a delivery is given up, disabled on
    * `gone` (each audited), and the retries of a subscription that answers again brought forward.
-   * Ignored when the claim no longer holds the delivery.
+   * A result is ignored when its claim no longer holds the delivery.
    */
-  recordAttempt(result: AttemptResult): Promise<void>;
+  recordAttempts(results: readonly AttemptResult[]): Promise<void>;
   queueDepth(): Promise<WebhookQueueDepth>;
 }

@@ -163,18 +163,20 @@ export class RecordWebhookStore implements WebhookStore {
     const horizon = Date.now() + DUE_LOOKAHEAD_MS;
     const due = await this.#engine.direct(() =>
       row<{ due: number }>(
-        `SELECT count(*) AS due FROM webhook_deliveries d WHERE d.status IN ('pending', 'delivering')
-           AND ((d.status = 'pending' AND d.next_attempt_at <= ?) OR (d.status = 'delivering' AND d.lease_until <= ?))`,
+        `SELECT 1 AS due WHERE EXISTS (SELECT 1 FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ?)
+           OR EXISTS (SELECT 1 FROM webhook_deliveries WHERE status = 'delivering' AND lease_until <= ?)`,
         horizon,
         horizon,
       ),
     );
-    if (Number(due?.due ?? 0) === 0) return [];
+    if (due === undefined) return [];
     return this.#engine.write(() => claimDue(this.#engine.dialect, options));
   }
 
-  recordAttempt(result: AttemptResult): Promise<void> {
-    return this.#engine.write(() => recordAttempt(result));
+  recordAttempts(results: readonly AttemptResult[]): Promise<void> {
+    return this.#engine.write(function* () {
+      for (const result of results) yield* recordAttempt(result);
+    });
   }
 
   async queueDepth(): Promise<WebhookQueueDepth> {

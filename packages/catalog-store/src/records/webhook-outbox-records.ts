@@ -242,8 +242,14 @@ export function* claimDue(dialect: SqlDialect, options: ClaimOptions): RecordWor
 }
 
 export function* recordAttempt(result: AttemptResult): RecordWork<void> {
-  const delivery = yield* row<{ subscription_id: string; attempts: number; failing_since: number | null }>(
-    `SELECT d.subscription_id, d.attempts, s.failing_since FROM webhook_deliveries d
+  const delivery = yield* row<{
+    subscription_id: string;
+    attempts: number;
+    failing_since: number | null;
+    last_failure_at: number | null;
+    last_success_at: number | null;
+  }>(
+    `SELECT d.subscription_id, d.attempts, s.failing_since, s.last_failure_at, s.last_success_at FROM webhook_deliveries d
        JOIN webhook_subscriptions s ON s.id = d.subscription_id
      WHERE d.id = ? AND d.claim = ? AND d.status = 'delivering'`,
     result.deliveryId,
@@ -288,14 +294,20 @@ export function* recordAttempt(result: AttemptResult): RecordWork<void> {
       at,
       subscriptionId,
     );
-    // The endpoint answers again: what waits for a retry goes now rather than hours from now.
-    yield* run(
-      `UPDATE webhook_deliveries SET next_attempt_at = ? WHERE subscription_id = ? AND status = 'pending'
+    // The endpoint answers again after failing: what waits for a retry goes now rather than hours
+    // from now. Only then: on a healthy endpoint this would read its whole queue on every success.
+    const recovering =
+      delivery.last_failure_at !== null &&
+      (delivery.last_success_at === null ||
+        Number(delivery.last_failure_at) >= Number(delivery.last_success_at));
+    if (recovering)
+      yield* run(
+        `UPDATE webhook_deliveries SET next_attempt_at = ? WHERE subscription_id = ? AND status = 'pending'
          AND failed_attempts > 0 AND next_attempt_at > ?`,
-      at,
-      subscriptionId,
-      at,
-    );
+        at,
+        subscriptionId,
+        at,
+      );
     if (delivery.failing_since !== null)
       yield* appendAuditEvent(subscriptionRecoveredEvent(subscriptionId, result.deliveryId));
     return;

@@ -63,16 +63,18 @@ async function deliverAll(store: RecordStore): Promise<ClaimedDelivery[]> {
     if (claimed.length === 0) return sent;
     for (const delivery of claimed) {
       sent.push(delivery);
-      await store.webhooks.recordAttempt({
-        deliveryId: delivery.id,
-        claim: delivery.claim,
-        outcome: 'delivered',
-        statusCode: 204,
-        error: null,
-        latencyMs: 3,
-        startedAt: new Date(),
-        nextAttemptAt: null,
-      });
+      await store.webhooks.recordAttempts([
+        {
+          deliveryId: delivery.id,
+          claim: delivery.claim,
+          outcome: 'delivered',
+          statusCode: 204,
+          error: null,
+          latencyMs: 3,
+          startedAt: new Date(),
+          nextAttemptAt: null,
+        },
+      ]);
     }
   }
 }
@@ -145,8 +147,8 @@ export function webhookStoreContract(factory: RecordStoreFactory): void {
       const subscription = await store.webhooks.createSubscription(aSubscription(client.clientId));
       const product = aProduct();
       await store.products.create(product);
-      await store.products.replace(product.id, { ...product, name: 'Renamed' });
-      await store.products.archive(product.id);
+      await store.products.replace(product.id as string, { ...product, name: 'Renamed' });
+      await store.products.archive(product.id as string);
       await store.brands.create({ name: 'Acme' });
       await drain(store);
       const sent = await deliverAll(store);
@@ -200,7 +202,7 @@ export function webhookStoreContract(factory: RecordStoreFactory): void {
       const a = aProduct();
       const b = aProduct();
       await store.products.create(a);
-      await store.products.replace(a.id, { ...a, name: 'A2' });
+      await store.products.replace(a.id as string, { ...a, name: 'A2' });
       await store.products.create(b);
       await drain(store);
       const first = await store.webhooks.claimDue(CLAIM);
@@ -210,16 +212,18 @@ export function webhookStoreContract(factory: RecordStoreFactory): void {
       ]);
       expect(await store.webhooks.claimDue(CLAIM)).toEqual([]);
       const [firstOfA] = first;
-      await store.webhooks.recordAttempt({
-        deliveryId: firstOfA?.id as string,
-        claim: firstOfA?.claim as string,
-        outcome: 'delivered',
-        statusCode: 200,
-        error: null,
-        latencyMs: 1,
-        startedAt: new Date(),
-        nextAttemptAt: null,
-      });
+      await store.webhooks.recordAttempts([
+        {
+          deliveryId: firstOfA?.id as string,
+          claim: firstOfA?.claim as string,
+          outcome: 'delivered',
+          statusCode: 200,
+          error: null,
+          latencyMs: 1,
+          startedAt: new Date(),
+          nextAttemptAt: null,
+        },
+      ]);
       const next = await store.webhooks.claimDue({ ...CLAIM, perSubscription: 2 });
       expect(next.map((delivery) => [delivery.entityId, delivery.eventType])).toEqual([
         [a.id, 'product.changed'],
@@ -235,16 +239,18 @@ export function webhookStoreContract(factory: RecordStoreFactory): void {
       const [taken] = await store.webhooks.claimDue(CLAIM);
       expect(taken?.id).toBe(lost?.id);
       expect(taken?.claim).not.toBe(lost?.claim);
-      await store.webhooks.recordAttempt({
-        deliveryId: lost?.id as string,
-        claim: lost?.claim as string,
-        outcome: 'delivered',
-        statusCode: 200,
-        error: null,
-        latencyMs: 1,
-        startedAt: new Date(),
-        nextAttemptAt: null,
-      });
+      await store.webhooks.recordAttempts([
+        {
+          deliveryId: lost?.id as string,
+          claim: lost?.claim as string,
+          outcome: 'delivered',
+          statusCode: 200,
+          error: null,
+          latencyMs: 1,
+          startedAt: new Date(),
+          nextAttemptAt: null,
+        },
+      ]);
       const [row] = (await store.webhooks.listDeliveries(subscription.id, { limit: 1 })).deliveries;
       expect(row?.status).toBe('delivering');
       expect(await store.webhooks.listAttempts(lost?.id as string)).toEqual([]);
@@ -259,29 +265,35 @@ export function webhookStoreContract(factory: RecordStoreFactory): void {
       await drain(store);
       const [d1, d2] = await store.webhooks.claimDue(CLAIM);
       const failure = { statusCode: 503, error: 'answered 503', latencyMs: 2, startedAt: new Date() };
-      await store.webhooks.recordAttempt({
-        deliveryId: d1?.id as string,
-        claim: d1?.claim as string,
-        outcome: 'retry',
-        ...failure,
-        nextAttemptAt: new Date(Date.now() - 1),
-      });
-      await store.webhooks.recordAttempt({
-        deliveryId: d2?.id as string,
-        claim: d2?.claim as string,
-        outcome: 'retry',
-        ...failure,
-        nextAttemptAt: new Date(Date.now() + 3_600_000),
-      });
+      await store.webhooks.recordAttempts([
+        {
+          deliveryId: d1?.id as string,
+          claim: d1?.claim as string,
+          outcome: 'retry',
+          ...failure,
+          nextAttemptAt: new Date(Date.now() - 1),
+        },
+      ]);
+      await store.webhooks.recordAttempts([
+        {
+          deliveryId: d2?.id as string,
+          claim: d2?.claim as string,
+          outcome: 'retry',
+          ...failure,
+          nextAttemptAt: new Date(Date.now() + 3_600_000),
+        },
+      ]);
       const [again] = await store.webhooks.claimDue(CLAIM);
       expect(again).toMatchObject({ id: d1?.id, failedAttempts: 1 });
-      await store.webhooks.recordAttempt({
-        deliveryId: again?.id as string,
-        claim: again?.claim as string,
-        outcome: 'retry',
-        ...failure,
-        nextAttemptAt: null,
-      });
+      await store.webhooks.recordAttempts([
+        {
+          deliveryId: again?.id as string,
+          claim: again?.claim as string,
+          outcome: 'retry',
+          ...failure,
+          nextAttemptAt: null,
+        },
+      ]);
       const failing = await store.webhooks.getSubscription(subscription.id);
       expect(failing).toMatchObject({ lastError: 'answered 503' });
       expect(failing?.failingSince).not.toBeNull();
@@ -294,16 +306,18 @@ export function webhookStoreContract(factory: RecordStoreFactory): void {
       );
       const [redelivered] = await store.webhooks.claimDue(CLAIM);
       expect(redelivered?.id).toBe(d1?.id);
-      await store.webhooks.recordAttempt({
-        deliveryId: redelivered?.id as string,
-        claim: redelivered?.claim as string,
-        outcome: 'delivered',
-        statusCode: 200,
-        error: null,
-        latencyMs: 1,
-        startedAt: new Date(),
-        nextAttemptAt: null,
-      });
+      await store.webhooks.recordAttempts([
+        {
+          deliveryId: redelivered?.id as string,
+          claim: redelivered?.claim as string,
+          outcome: 'delivered',
+          statusCode: 200,
+          error: null,
+          latencyMs: 1,
+          startedAt: new Date(),
+          nextAttemptAt: null,
+        },
+      ]);
       expect((await store.webhooks.getSubscription(subscription.id))?.failingSince).toBeNull();
       const [broughtForward] = await store.webhooks.claimDue(CLAIM);
       expect(broughtForward?.id).toBe(d2?.id);
@@ -323,16 +337,18 @@ export function webhookStoreContract(factory: RecordStoreFactory): void {
       await store.products.create(aProduct());
       await drain(store);
       const [delivery] = await store.webhooks.claimDue(CLAIM);
-      await store.webhooks.recordAttempt({
-        deliveryId: delivery?.id as string,
-        claim: delivery?.claim as string,
-        outcome: 'gone',
-        statusCode: 410,
-        error: 'answered 410 Gone',
-        latencyMs: 1,
-        startedAt: new Date(),
-        nextAttemptAt: null,
-      });
+      await store.webhooks.recordAttempts([
+        {
+          deliveryId: delivery?.id as string,
+          claim: delivery?.claim as string,
+          outcome: 'gone',
+          statusCode: 410,
+          error: 'answered 410 Gone',
+          latencyMs: 1,
+          startedAt: new Date(),
+          nextAttemptAt: null,
+        },
+      ]);
       expect(await store.webhooks.getSubscription(subscription.id)).toMatchObject({
         enabled: false,
         disabledReason: 'gone',

@@ -67,6 +67,8 @@ CREATE INDEX webhook_deliveries_due ON webhook_deliveries (subscription_id, sequ
   WHERE status IN ('pending', 'delivering');
 CREATE INDEX webhook_deliveries_record_order ON webhook_deliveries (subscription_id, entity_key, sequence)
   WHERE status IN ('pending', 'delivering');
+CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
+CREATE INDEX webhook_deliveries_leases ON webhook_deliveries (lease_until) WHERE status = 'delivering';
 CREATE INDEX webhook_deliveries_log ON webhook_deliveries (subscription_id, seq);
 CREATE INDEX webhook_deliveries_occurred ON webhook_deliveries (subscription_id, occurred_at);
 
