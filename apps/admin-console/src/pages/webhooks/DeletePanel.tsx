@@ -46,8 +46,9 @@ export function DeletePanel({
         Delete this subscription?
       </h3>
       <p>
-        Nothing more is sent to <code>{url}</code>; deliveries not yet sent are dropped, and the delivery log
-        goes with it. The audit trail keeps the record. To pause deliveries instead, Disable it.
+        Nothing more is sent to <code className="url-text">{url}</code>; deliveries not yet sent are dropped,
+        and the delivery log goes with it. The audit trail keeps the record. To pause deliveries instead,
+        Disable it.
       </p>
       <form onSubmit={submit}>
         {errors !== null && (
