@@ -20,6 +20,7 @@ const pairFiles = [
   'fuzz/**/*.test.ts',
   'faults/**/*.test.ts',
   'operator/**/*.test.ts',
+  'webhooks/**/*.test.ts',
   // SQLite only: the browser suite is the slowest file (about two minutes), and what the engine
   // decides under it (sign-in, the client-management routes) the other suites check on both engines.
   ...(engine === 'sqlite' ? ['console/**/*.test.ts'] : []),

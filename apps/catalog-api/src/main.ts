@@ -12,6 +12,7 @@ import { loadCatalogApiConfig } from './config/config.ts';
 import { openRequestLimiter } from './limits/open-request-limiter.ts';
 import { CatalogMetrics } from './metrics/catalog-metrics.ts';
 import { UsageCounter } from './usage/usage-counter.ts';
+import { startWebhookDelivery } from './webhooks/start-webhook-delivery.ts';
 
 try {
   const config = loadCatalogApiConfig();
@@ -52,6 +53,10 @@ try {
         logger,
         onFallback: () => metrics.rateLimitFallback(),
       });
+      const secretPepper = await loadClientSecretPepper({
+        dataDir: config.dataDir,
+        override: config.clientSecretPepper,
+      });
       const app = createApp({
         config,
         logger,
@@ -61,15 +66,20 @@ try {
         metrics,
         shutdown,
         verifier: createTokenVerifier(config.tokens),
-        secretPepper: await loadClientSecretPepper({
-          dataDir: config.dataDir,
-          override: config.clientSecretPepper,
-        }),
+        secretPepper,
+      });
+      const webhooks = await startWebhookDelivery({
+        config: config.webhooks,
+        store: store.webhooks,
+        secretPepper,
+        observer: metrics.webhookObserver,
+        logger,
       });
       return {
         handler: app.callback(),
         metrics: metrics.registry,
         close: async () => {
+          await webhooks.stop();
           await usage.stop();
           await limiter.close();
           await store.close();

@@ -14,7 +14,7 @@ describe('operations and who may call them (spec 4.1, 4.2, 5.4)', () => {
     }
   });
 
-  it('denies to every M2M token the conveniences, every write and the client-management routes (spec 4.1, 4.2)', () => {
+  it('denies to every M2M token the conveniences, every write, the client-management and the webhook routes (spec 4.1, 4.2)', () => {
     const adminOnly = [
       'getBrandsOverview',
       'findExistingProductsForPreview',
@@ -31,6 +31,14 @@ describe('operations and who may call them (spec 4.1, 4.2, 5.4)', () => {
       'updateM2MClient',
       'revokeM2MClient',
       'getSecretRotationInstructions',
+      'listWebhookSubscriptions',
+      'createWebhookSubscription',
+      'getWebhookSubscription',
+      'patchWebhookSubscription',
+      'deleteWebhookSubscription',
+      'rotateWebhookSecret',
+      'listWebhookDeliveries',
+      'redeliverWebhookEvents',
     ] as const;
     for (const id of adminOnly) expect(catalogOperation(id).access, id).toEqual({ kind: 'admin' });
   });

@@ -44,3 +44,14 @@ export {
   type SyncReport,
   sync,
 } from './sync/sync.ts';
+export { createSyncTrigger, type SyncTrigger, type SyncTriggerOptions } from './webhooks/sync-trigger.ts';
+export {
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  type WebhookEvent,
+  type WebhookEventType,
+  type WebhookHeaders,
+  type WebhookRefusal,
+  type WebhookRequest,
+  WebhookVerificationError,
+} from './webhooks/verify-webhook.ts';

@@ -58,7 +58,10 @@ export interface WebhookConfig {
    * tests' receivers). Off, they are refused when subscribed and again at every connection.
    */
   readonly allowPrivateNetworks: boolean;
-  /** A CA certificate trusted for endpoints besides the system's (the tests' local CA). */
+  /**
+   * A CA certificate trusted for endpoints besides the system's: by default the embedded default's
+   * local CA, as for the token server's keys (a receiver on this machine, the tests').
+   */
   readonly caFile: string | undefined;
   readonly connectTimeoutMs: number;
   readonly responseTimeoutMs: number;
@@ -157,7 +160,7 @@ export function loadCatalogApiConfig(
     webhooks: Object.freeze({
       deliver: extra.WEBHOOK_DELIVERY,
       allowPrivateNetworks: extra.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
-      caFile: extra.WEBHOOK_CA_FILE,
+      caFile: extra.WEBHOOK_CA_FILE ?? localCa,
       connectTimeoutMs: extra.WEBHOOK_CONNECT_TIMEOUT_MS,
       responseTimeoutMs: extra.WEBHOOK_RESPONSE_TIMEOUT_MS,
       concurrencyPerEndpoint: extra.WEBHOOK_CONCURRENCY_PER_ENDPOINT,

@@ -1,4 +1,4 @@
-import type { AttemptOutcome, ClaimedDelivery, WebhookStore } from '@catalog/store';
+import type { AttemptOutcome, AttemptResult, ClaimedDelivery, WebhookStore } from '@catalog/store';
 import type { Logger } from 'pino';
 import type { AttemptCount, WebhookDeliveryObserver } from './delivery-observer.ts';
 import { eventBody } from './event-body.ts';
@@ -42,6 +42,15 @@ export interface DeliveryWorkerDeps {
 const MAX_IN_FLIGHT = 256;
 /** Change-feed entries turned into deliveries per transaction. */
 const ENQUEUE_BATCH = 1000;
+/** Attempts recorded per transaction at most. */
+const RECORD_BATCH = 500;
+
+interface SettledAttempt {
+  delivery: ClaimedDelivery;
+  result: AttemptResult;
+  retryIn: number | null;
+  recorded: () => void;
+}
 
 /**
  * Drives the outbox: turns new change-feed entries into deliveries, claims what is due and sends it,
@@ -56,6 +65,8 @@ export class WebhookDeliveryWorker {
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
   #timer: NodeJS.Timeout | undefined;
+  readonly #settled: SettledAttempt[] = [];
+  #recording: Promise<void> | undefined;
 
   constructor(deps: DeliveryWorkerDeps) {
     this.#deps = deps;
@@ -127,38 +138,62 @@ export class WebhookDeliveryWorker {
   }
 
   async #attempt(delivery: ClaimedDelivery): Promise<void> {
-    const { store, observer } = this.#deps;
     const startedAt = this.#now();
     const outcome = await this.#send(delivery, startedAt);
     const failedAttempts = delivery.failedAttempts + 1;
     const retryIn =
       outcome.kind === 'retry' ? this.#deps.retryDelay(failedAttempts, outcome.retryAfterMs) : null;
+    const result: AttemptResult = {
+      deliveryId: delivery.id,
+      claim: delivery.claim,
+      outcome: outcome.kind,
+      statusCode: outcome.statusCode,
+      error: outcome.error,
+      latencyMs: outcome.latencyMs,
+      startedAt,
+      nextAttemptAt: retryIn === null ? null : new Date(startedAt.getTime() + outcome.latencyMs + retryIn),
+    };
+    await new Promise<void>((recorded) => {
+      this.#settled.push({ delivery, result, retryIn, recorded });
+      this.#recordSoon();
+    });
+  }
+
+  // Attempts settle by the thousand a second under load: they are recorded together, one transaction
+  // for all that settled while the previous one was written, not one each.
+  #recordSoon(): void {
+    if (this.#recording !== undefined) return;
+    this.#recording = this.#recordSettled().finally(() => {
+      this.#recording = undefined;
+      if (this.#settled.length > 0) this.#recordSoon();
+    });
+  }
+
+  async #recordSettled(): Promise<void> {
+    const batch = this.#settled.splice(0, RECORD_BATCH);
     try {
-      await store.recordAttempt({
-        deliveryId: delivery.id,
-        claim: delivery.claim,
-        outcome: outcome.kind,
-        statusCode: outcome.statusCode,
-        error: outcome.error,
-        latencyMs: outcome.latencyMs,
-        startedAt,
-        nextAttemptAt: retryIn === null ? null : new Date(startedAt.getTime() + outcome.latencyMs + retryIn),
-      });
+      await this.#deps.store.recordAttempts(batch.map((settled) => settled.result));
+      for (const settled of batch) this.#observe(settled);
     } catch (error) {
-      // The claim's lease ends and the delivery is attempted again: at least once, never lost.
+      // Their claims' leases end and the deliveries are attempted again: at least once, never lost.
       this.#deps.logger.warn(
-        { err: error, deliveryId: delivery.id },
-        'webhook delivery: attempt not recorded',
+        { err: error, attempts: batch.length },
+        'webhook delivery: attempts not recorded',
       );
-      return;
+    } finally {
+      for (const settled of batch) settled.recorded();
     }
-    observer.attemptSettled(countOf(outcome.kind, retryIn), outcome.latencyMs / 1000);
-    if (outcome.kind === 'delivered')
+  }
+
+  #observe({ delivery, result, retryIn }: SettledAttempt): void {
+    const { observer } = this.#deps;
+    observer.attemptSettled(countOf(result.outcome, retryIn), result.latencyMs / 1000);
+    if (result.outcome === 'delivered')
       observer.eventDelivered((this.#now().getTime() - Date.parse(delivery.occurredAt)) / 1000);
-    else if (outcome.kind !== 'retry' || retryIn === null)
+    else if (result.outcome !== 'retry' || retryIn === null)
       this.#deps.logger.warn(
-        { deliveryId: delivery.id, subscriptionId: delivery.subscriptionId, error: outcome.error },
-        outcome.kind === 'gone'
+        { deliveryId: delivery.id, subscriptionId: delivery.subscriptionId, error: result.error },
+        result.outcome === 'gone'
           ? 'webhook endpoint answered 410 Gone: subscription disabled'
           : 'webhook event given up on: subscription failing',
       );

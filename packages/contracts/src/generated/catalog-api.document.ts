@@ -6887,24 +6887,83 @@ export const catalogApiDocument = {
         }
       },
       "WebhookSubscriptionCreated": {
-        "allOf": [
-          {
-            "$ref": "#/components/schemas/WebhookSubscription"
+        "type": "object",
+        "description": "The create response. `secret` appears only here; it is never retrievable afterwards.",
+        "additionalProperties": false,
+        "required": [
+          "id",
+          "clientId",
+          "url",
+          "description",
+          "eventTypes",
+          "enabled",
+          "state",
+          "disabledReason",
+          "failingSince",
+          "lastSuccessAt",
+          "lastFailureAt",
+          "lastError",
+          "previousSecretExpiresAt",
+          "createdAt",
+          "createdBy",
+          "updatedAt",
+          "secret"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/WebhookSubscription/properties/id"
           },
-          {
-            "type": "object",
-            "required": [
-              "secret"
-            ],
-            "properties": {
-              "secret": {
-                "type": "string",
-                "pattern": "^whsec_[A-Za-z0-9+/]{43}=$",
-                "description": "The signing secret (Standard Webhooks format). Shown once; never retrievable afterwards."
-              }
-            }
+          "clientId": {
+            "$ref": "#/components/schemas/WebhookSubscription/properties/clientId"
+          },
+          "url": {
+            "$ref": "#/components/schemas/WebhookSubscription/properties/url"
+          },
+          "description": {
+            "$ref": "#/components/schemas/WebhookSubscription/properties/description"
+          },
+          "eventTypes": {
+            "$ref": "#/components/schemas/WebhookSubscription/properties/eventTypes"
+          },
+          "enabled": {
+            "$ref": "#/components/schemas/WebhookSubscription/properties/enabled"
+          },
+          "state": {
+            "$ref": "#/components/schemas/WebhookSubscription/properties/state"
+          },
+          "disabledReason": {
+            "$ref": "#/components/schemas/WebhookSubscription/properties/disabledReason"
+          },
+          "failingSince": {
+            "$ref": "#/components/schemas/WebhookSubscription/properties/failingSince"
+          },
+          "lastSuccessAt": {
+            "$ref": "#/components/schemas/WebhookSubscription/properties/lastSuccessAt"
+          },
+          "lastFailureAt": {
+            "$ref": "#/components/schemas/WebhookSubscription/properties/lastFailureAt"
+          },
+          "lastError": {
+            "$ref": "#/components/schemas/WebhookSubscription/properties/lastError"
+          },
+          "previousSecretExpiresAt": {
+            "$ref": "#/components/schemas/WebhookSubscription/properties/previousSecretExpiresAt"
+          },
+          "createdAt": {
+            "$ref": "#/components/schemas/WebhookSubscription/properties/createdAt"
+          },
+          "createdBy": {
+            "$ref": "#/components/schemas/WebhookSubscription/properties/createdBy"
+          },
+          "updatedAt": {
+            "$ref": "#/components/schemas/WebhookSubscription/properties/updatedAt"
+          },
+          "secret": {
+            "type": "string",
+            "pattern": "^whsec_[A-Za-z0-9+/]{43}=$",
+            "description": "The signing secret (Standard Webhooks format). Shown once; never retrievable afterwards."
           }
-        ]
+        }
       },
       "WebhookSubscriptionList": {
         "type": "object",

@@ -1797,7 +1797,24 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        WebhookSubscriptionCreated: components["schemas"]["WebhookSubscription"] & {
+        /** @description The create response. `secret` appears only here; it is never retrievable afterwards. */
+        WebhookSubscriptionCreated: {
+            id: components["schemas"]["WebhookSubscription"]["id"];
+            clientId: components["schemas"]["WebhookSubscription"]["clientId"];
+            url: components["schemas"]["WebhookSubscription"]["url"];
+            description: components["schemas"]["WebhookSubscription"]["description"];
+            eventTypes: components["schemas"]["WebhookSubscription"]["eventTypes"];
+            enabled: components["schemas"]["WebhookSubscription"]["enabled"];
+            state: components["schemas"]["WebhookSubscription"]["state"];
+            disabledReason: components["schemas"]["WebhookSubscription"]["disabledReason"];
+            failingSince: components["schemas"]["WebhookSubscription"]["failingSince"];
+            lastSuccessAt: components["schemas"]["WebhookSubscription"]["lastSuccessAt"];
+            lastFailureAt: components["schemas"]["WebhookSubscription"]["lastFailureAt"];
+            lastError: components["schemas"]["WebhookSubscription"]["lastError"];
+            previousSecretExpiresAt: components["schemas"]["WebhookSubscription"]["previousSecretExpiresAt"];
+            createdAt: components["schemas"]["WebhookSubscription"]["createdAt"];
+            createdBy: components["schemas"]["WebhookSubscription"]["createdBy"];
+            updatedAt: components["schemas"]["WebhookSubscription"]["updatedAt"];
             /** @description The signing secret (Standard Webhooks format). Shown once; never retrievable afterwards. */
             secret: string;
         };
