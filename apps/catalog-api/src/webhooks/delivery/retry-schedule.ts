@@ -21,8 +21,9 @@ const RETRY_AFTER_CAP_MS = 24 * HOUR;
 
 /**
  * Milliseconds until the attempt after `failedAttempts` failures (1 after the first), or null when the
- * schedule is spent. ±20 % jitter, so that endpoints failing together are not retried together; never
- * sooner than the endpoint's `Retry-After` (capped at 24 hours).
+ * schedule is spent. Up to 20 % later at random, so that endpoints failing together are not retried
+ * together (never earlier: the schedule's 27 h are the promise); never sooner than the endpoint's
+ * `Retry-After` (capped at 24 hours).
  */
 export function nextRetryDelayMs(
   failedAttempts: number,
@@ -32,7 +33,7 @@ export function nextRetryDelayMs(
 ): number | null {
   const scheduled = schedule[failedAttempts - 1];
   if (scheduled === undefined) return null;
-  const jittered = Math.round(scheduled * (1 - JITTER + 2 * JITTER * random()));
+  const jittered = Math.round(scheduled * (1 + JITTER * random()));
   return Math.max(jittered, Math.min(retryAfterMs ?? 0, RETRY_AFTER_CAP_MS));
 }
 
