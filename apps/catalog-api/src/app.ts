@@ -35,6 +35,7 @@ import { m2mClientRoutes } from './routes/m2m-clients.ts';
 import type { RouteDeps } from './routes/route-deps.ts';
 import { searchPreviewRoutes } from './routes/search-preview.ts';
 import { webAppClientRoutes } from './routes/web-app-clients.ts';
+import { webhookSubscriptionRoutes } from './routes/webhook-subscriptions.ts';
 import type { UsageCounter } from './usage/usage-counter.ts';
 
 export interface CatalogApiDeps {
@@ -111,6 +112,7 @@ export function createApp(deps: CatalogApiDeps): Koa<AppState> {
   catalogProductRoutes(router, routeDeps);
   catalogBrandRoutes(router, routeDeps);
   m2mClientRoutes(router, routeDeps);
+  webhookSubscriptionRoutes(router, routeDeps);
   auditEventRoutes(router, routeDeps);
   webAppClientRoutes(router, routeDeps);
   apiDocsRoutes(router, routeDeps);

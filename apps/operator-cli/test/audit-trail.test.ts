@@ -374,6 +374,7 @@ describe('pnpm admin audit (read-only)', () => {
       'token',
       'keys',
       'audit',
+      'webhooks',
       'help',
     ]);
     for (const verb of ['delete', 'edit', 'remove']) {
