@@ -56,6 +56,12 @@ const PARTS = [
   },
   { part: 'sync', dir: 'packages/sdk', title: 'Sync: SDK full pass' },
   { part: 'cluster', dir: 'tests/e2e', title: 'Cluster: limits in Redis through nginx' },
+  {
+    part: 'webhooks',
+    dir: 'apps/catalog-api',
+    file: 'webhooks-results.json',
+    title: 'Webhooks: delivery from the change feed',
+  },
 ];
 const resultsFile = (dir, file = 'results.json') => join(dir, '.bench', file);
 /** A part's goals and table layout: a second engine's run of a bench is read as that bench's part. */
@@ -678,7 +684,54 @@ function clusterGoals(results) {
   return [{ goal, measured: ratio(figure.ratio), status: verdict(figure.ratio >= 1 - CLUSTER_MAX_COST) }];
 }
 
+/** Issue 31's goals, stated at 100,000 products and 1,000 writes a second (apps/catalog-api/bench/webhook-bench.ts). */
+const WEBHOOK_GOAL_PRODUCTS = 100_000;
+const WEBHOOK_GOAL_RATE = 1000;
+const WEBHOOK_OUTAGE_SECONDS = 600;
+const OUTAGE_GROUP = 'Receiver down, then back';
+
+function webhookGoals(results) {
+  const { products, targetWritesPerSecond, outageSeconds } = results.parameters;
+  const atScale = products >= WEBHOOK_GOAL_PRODUCTS && targetWritesPerSecond >= WEBHOOK_GOAL_RATE;
+  const exercised = (goal, ok, measured, also = true) =>
+    atScale && also ? { goal, measured, status: verdict(ok) } : { goal, measured, status: 'not exercised' };
+  const p99 = find(results, 'change-to-delivery p99', 'Healthy receiver');
+  const writes = results.figures.find((f) => f.group === 'Writes');
+  const open = find(results, 'events not delivered after it', OUTAGE_GROUP);
+  const twice = find(results, 'delivered twice (log, successful attempts)', OUTAGE_GROUP);
+  const order = find(results, 'accepted out of order per product', OUTAGE_GROUP);
+  return [
+    p99 === undefined
+      ? { goal: 'change-to-delivery p99 ≤ 1 s', measured: 'not measured', status: 'not evaluated' }
+      : exercised(
+          'change-to-delivery p99 ≤ 1 s (healthy receiver, 10 subscriptions)',
+          p99.value <= 1000,
+          `${num(p99.value)} ms`,
+        ),
+    writes === undefined
+      ? {
+          goal: 'writes with 10 subscriptions ≥ 0.9× without',
+          measured: 'not measured',
+          status: 'not evaluated',
+        }
+      : exercised('writes with 10 subscriptions ≥ 0.9× without', writes.ratio >= 0.9, ratio(writes.ratio)),
+    open === undefined || twice === undefined || order === undefined
+      ? {
+          goal: 'receiver down 10 min: every event delivered, none twice, order kept',
+          measured: 'not measured',
+          status: 'not evaluated',
+        }
+      : exercised(
+          'receiver down 10 min then back: every event delivered, none twice, order per product kept',
+          open.value === 0 && twice.value === 0 && order.value === 0,
+          `${open.value} undelivered, ${twice.value} twice, ${order.value} out of order`,
+          outageSeconds >= WEBHOOK_OUTAGE_SECONDS,
+        ),
+  ];
+}
+
 const GOALS = {
+  webhooks: webhookGoals,
   auth: authGoals,
   search: searchGoals,
   load: loadGoals,
@@ -705,6 +758,16 @@ function summaryRows(part, results) {
   switch (kindOf(part)) {
     case 'auth':
       return [row(find(results, 'tokens issued'), 'none stated')];
+    case 'webhooks': {
+      const figures = [
+        results.figures.find((f) => f.group === 'Writes'),
+        find(results, 'change-to-delivery p99', 'Healthy receiver'),
+        find(results, 'events not delivered after it', OUTAGE_GROUP),
+      ];
+      return figures.flatMap((figure, index) =>
+        figure === undefined ? [] : [row(figure, goalText(goals[[1, 0, 2][index]]))],
+      );
+    }
     case 'api': {
       const rows = [row(find(results, 'throughput'), goalText(goals[0]))];
       const metrics = find(results, 'throughput', METRICS_GROUP);

@@ -2727,7 +2727,7 @@ export const catalogApiDocument = {
             "x-error-code": "VALIDATION_ERROR",
             "schema": {
               "type": "string",
-              "pattern": "^[0-9]{1,19}$"
+              "pattern": "^[0-9]{1,15}$"
             }
           }
         ],

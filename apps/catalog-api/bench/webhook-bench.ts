@@ -1,0 +1,359 @@
+// `pnpm --filter @catalog/catalog-api run bench:webhooks` (and part of `pnpm bench`): webhooks at
+// BENCH_WEBHOOK_PRODUCTS (100,000, the issue's scale) with a paced writer aiming at
+// BENCH_WEBHOOK_RATE writes a second (1,000) for BENCH_WEBHOOK_SECONDS (60), each write one product
+// transaction on the embedded database, made beside the real API process (built `src/main.ts`,
+// delivering as in production) by this process. Figures, each with its baseline from the same run:
+// - writes a second with 10 subscriptions against the same writer with none;
+// - change-to-delivery latency (commit → the receiver's 2xx), p50/p99, with a healthy receiver;
+// - a receiver down for BENCH_WEBHOOK_OUTAGE_SECONDS (600) while the writer runs, then back (a trickle
+//   of one write a second goes on, as a live catalogue does): every event delivered, none accepted
+//   twice in the delivery log's successful attempts, order per product kept, time to drain.
+// The receiver (bench/webhook-receiver.ts) runs in its own process. Results: .bench/webhooks-results.json.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { DatabaseSync } from 'node:sqlite';
+import { fileURLToPath } from 'node:url';
+import { type Figure, writeBenchResults } from '@catalog/bench-results';
+import { openCatalogue, selectEngines } from '@catalog/engines';
+import {
+  ensureLocalTls,
+  generateClientSecret,
+  hashClientSecret,
+  loadClientSecretPepper,
+} from '@catalog/server-runtime';
+import { spawnService } from '@catalog/server-runtime/testing';
+import type { ProductInput } from '@catalog/store';
+import { aProduct } from '@catalog/store/testing';
+import { generateWebhookSecret } from '../src/webhooks/delivery/sign-webhook.ts';
+import {
+  sealWebhookSecret,
+  webhookSecretSealingKey,
+} from '../src/webhooks/delivery/webhook-secret-sealing.ts';
+import { prepareBenchCatalogue } from './bench-catalogue.ts';
+
+const env = process.env;
+const PRODUCTS = Number(env.BENCH_WEBHOOK_PRODUCTS ?? '100000');
+const RATE = Number(env.BENCH_WEBHOOK_RATE ?? '1000');
+const SECONDS = Number(env.BENCH_WEBHOOK_SECONDS ?? '60');
+const OUTAGE_SECONDS = Number(env.BENCH_WEBHOOK_OUTAGE_SECONDS ?? '600');
+const SUBSCRIPTIONS = 10;
+/** Longest wait for the outbox to drain after a phase, before the bench reports what it saw. */
+const DRAIN_LIMIT_MS = Number(env.BENCH_WEBHOOK_DRAIN_SECONDS ?? '1800') * 1000;
+const LATENCY_GOAL_MS = 1000;
+const THROUGHPUT_GOAL = 0.9;
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const log = (line: string) => process.stderr.write(`webhook bench: ${line}\n`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const catalogue = await prepareBenchCatalogue(PRODUCTS);
+const { dataDir, databasePath } = catalogue;
+// The receiver serves the local CA's certificate, which the API then trusts as its default WEBHOOK_CA_FILE.
+await ensureLocalTls(dataDir);
+const pepper = await loadClientSecretPepper({ dataDir });
+const sealingKey = webhookSecretSealingKey(pepper);
+const store = await openCatalogue(selectEngines({ engine: 'sqlite', dataDir }, undefined), {
+  searchWorkers: 1,
+});
+const started: { stop: () => Promise<unknown> }[] = [];
+
+let serial = 0;
+const nextProduct = (): ProductInput => {
+  serial += 1;
+  return aProduct({ productCode: `WHB-${process.pid}-${serial}`, name: `Webhook bench ${serial}` });
+};
+
+/**
+ * Writes at `rate` a second for `seconds` (a product created, then the one before it changed, and so
+ * on: every product gets two events in order). Returns the writes made and the rate achieved.
+ */
+async function paceWrites(rate: number, seconds: number): Promise<{ writes: number; perSecond: number }> {
+  const startedAt = performance.now();
+  const end = startedAt + seconds * 1000;
+  let writes = 0;
+  let previous: ProductInput | undefined;
+  while (performance.now() < end) {
+    const due = Math.floor(((performance.now() - startedAt) / 1000) * rate);
+    if (writes >= due) {
+      await sleep(1);
+      continue;
+    }
+    if (previous === undefined) {
+      previous = nextProduct();
+      await store.products.create(previous);
+    } else {
+      await store.products.replace(previous.id as string, { ...previous, name: `${previous.name} v2` });
+      previous = undefined;
+    }
+    writes += 1;
+  }
+  return { writes, perSecond: writes / ((performance.now() - startedAt) / 1000) };
+}
+
+async function createSubscriptions(count: number, port: number, prefix: string): Promise<string[]> {
+  const clientId = `WHBENCH${String(Date.now()).slice(-8)}${prefix}`.padEnd(26, 'X').slice(0, 26);
+  await store.clients.create({
+    clientId,
+    clientName: 'webhook bench',
+    scopes: ['products.read'],
+    createdBy: { userId: 'bench', userName: 'bench' },
+    expiresAt: null,
+    secretHash: hashClientSecret(generateClientSecret(), pepper),
+    tokenLifetimeSeconds: 3600,
+  });
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const id = `${prefix}${String(i).padStart(4, '0')}${String(Date.now())}`.padEnd(26, 'Z').slice(0, 26);
+    await store.webhooks.createSubscription({
+      id,
+      clientId,
+      url: `https://localhost:${port}/${prefix}/${i}`,
+      description: null,
+      eventTypes: ['product.created', 'product.changed'],
+      enabled: true,
+      secretSealed: sealWebhookSecret(generateWebhookSecret(), sealingKey, id),
+      createdBy: { userId: 'bench', userName: 'bench' },
+    });
+    ids.push(id);
+  }
+  return ids;
+}
+
+async function setEnabled(ids: readonly string[], enabled: boolean): Promise<void> {
+  for (const id of ids) await store.webhooks.updateSubscription(id, { enabled });
+}
+
+interface ReceiverStats {
+  accepted: number;
+  distinct: number;
+  duplicates: number;
+  outOfOrder: number;
+  refused: number;
+  p50: number | null;
+  p99: number | null;
+  max: number | null;
+}
+
+async function startReceiver(): Promise<{ port: number; control(path: string): Promise<ReceiverStats> }> {
+  const child = spawn(process.execPath, [here('./webhook-receiver.ts'), dataDir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  started.push({
+    stop: async () => {
+      child.kill();
+      await once(child, 'exit');
+    },
+  });
+  const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
+  const { port } = JSON.parse(line) as { port: number };
+  const { Agent, request } = await import('undici');
+  const ca = (await import('node:fs')).readFileSync(`${dataDir}/tls/ca.pem`, 'utf8');
+  const dispatcher = new Agent({ connect: { ca } });
+  return {
+    port,
+    async control(path) {
+      const answer = await request(`https://localhost:${port}${path}`, { method: 'POST', dispatcher });
+      return (await answer.body.json()) as ReceiverStats;
+    },
+  };
+}
+
+/** Reads the delivery log of the subscriptions straight from the database file (read-only). */
+function outbox(subscriptionIds: readonly string[]) {
+  const db = new DatabaseSync(databasePath, { readOnly: true });
+  try {
+    const list = JSON.stringify(subscriptionIds);
+    const one = (sql: string) => Number((db.prepare(sql).get(list) as { n: number }).n);
+    return {
+      deliveries: one(
+        `SELECT count(*) AS n FROM webhook_deliveries WHERE subscription_id IN (SELECT value FROM json_each(?))`,
+      ),
+      open: one(
+        `SELECT count(*) AS n FROM webhook_deliveries WHERE status <> 'succeeded' AND subscription_id IN (SELECT value FROM json_each(?))`,
+      ),
+      twiceDelivered: one(
+        `SELECT count(*) AS n FROM (SELECT a.delivery_id FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+           WHERE a.outcome = 'delivered' AND d.subscription_id IN (SELECT value FROM json_each(?)) GROUP BY a.delivery_id HAVING count(*) > 1)`,
+      ),
+      backlog: Number(
+        (
+          db
+            .prepare(
+              'SELECT (SELECT max(sequence) FROM change_feed) - (SELECT through FROM webhook_outbox_cursor) AS n',
+            )
+            .get() as { n: number }
+        ).n,
+      ),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+async function drain(
+  subscriptionIds: readonly string[],
+  expected: number,
+  trickle: boolean,
+): Promise<number> {
+  const startedAt = performance.now();
+  for (;;) {
+    const state = outbox(subscriptionIds);
+    if (state.backlog === 0 && state.deliveries >= expected && state.open === 0)
+      return (performance.now() - startedAt) / 1000;
+    if (performance.now() - startedAt > DRAIN_LIMIT_MS) return Number.NaN;
+    if (trickle) await paceWrites(1, 1);
+    else await sleep(250);
+  }
+}
+
+const figures: Figure[] = [];
+const notes: string[] = [];
+try {
+  const receiver = await startReceiver();
+  const api = await spawnService({
+    entry: here('../src/main.ts'),
+    env: {
+      DATA_DIR: dataDir,
+      CATALOG_API_PORT: '0',
+      DEMO_CATALOGUE_PRODUCTS: '0',
+      METRICS_PORT: '0',
+      // The receiver is on loopback; nothing else differs from a production instance.
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      MALLOC_ARENA_MAX: '2',
+    },
+    nodeArgs: ['--max-semi-space-size=8'],
+    timeoutMs: 600_000,
+  });
+  started.push(api);
+
+  log(`${PRODUCTS} products; writer at ${RATE}/s for ${SECONDS} s without subscriptions`);
+  const alone = await paceWrites(RATE, SECONDS);
+  const subscriptions = await createSubscriptions(SUBSCRIPTIONS, receiver.port, 'T');
+  await receiver.control('/__reset');
+  log(`the same with ${SUBSCRIPTIONS} subscriptions`);
+  const before = outbox(subscriptions).deliveries;
+  const watched = await paceWrites(RATE, SECONDS);
+  const drainSeconds = await drain(subscriptions, before + watched.writes * SUBSCRIPTIONS, false);
+  const healthy = await receiver.control('/__stats');
+  const log10 = outbox(subscriptions);
+  figures.push(
+    {
+      name: `writes/s with ${SUBSCRIPTIONS} subscriptions vs none`,
+      value: Math.round(watched.perSecond),
+      unit: 'writes/s',
+      baseline: Math.round(alone.perSecond),
+      ratio: Number((watched.perSecond / alone.perSecond).toFixed(3)),
+      group: 'Writes',
+    },
+    {
+      name: 'change-to-delivery p50',
+      value: healthy.p50 ?? Number.NaN,
+      unit: 'ms',
+      group: 'Healthy receiver',
+    },
+    {
+      name: 'change-to-delivery p99',
+      value: healthy.p99 ?? Number.NaN,
+      unit: 'ms',
+      group: 'Healthy receiver',
+    },
+    {
+      name: 'change-to-delivery max',
+      value: healthy.max ?? Number.NaN,
+      unit: 'ms',
+      group: 'Healthy receiver',
+    },
+    {
+      name: 'events delivered',
+      value: healthy.distinct,
+      unit: 'events',
+      baseline: watched.writes * SUBSCRIPTIONS,
+      group: 'Healthy receiver',
+    },
+    {
+      name: 'drain after the writer stopped',
+      value: Number(drainSeconds.toFixed(1)),
+      unit: 's',
+      group: 'Healthy receiver',
+    },
+  );
+  notes.push(
+    `Healthy: ${watched.writes} writes × ${SUBSCRIPTIONS} subscriptions; receiver accepted ${healthy.accepted} (${healthy.distinct} distinct, ${healthy.duplicates} twice), ${log10.open} deliveries not succeeded, ${log10.twiceDelivered} delivered twice in the log.`,
+  );
+  await setEnabled(subscriptions, false);
+
+  log(`receiver down for ${OUTAGE_SECONDS} s, writer at ${RATE}/s for ${SECONDS} s of it, one subscription`);
+  const [outageSubscription] = await createSubscriptions(1, receiver.port, 'O');
+  const outageIds = [outageSubscription as string];
+  await receiver.control('/__reset');
+  await receiver.control('/__down');
+  const downAt = performance.now();
+  const outageWrites = await paceWrites(RATE, Math.min(SECONDS, OUTAGE_SECONDS));
+  while (performance.now() - downAt < OUTAGE_SECONDS * 1000) await paceWrites(1, 1);
+  const duringOutage = outbox(outageIds).deliveries;
+  await receiver.control('/__up');
+  const recoverySeconds = await drain(outageIds, duringOutage, true);
+  const outage = await receiver.control('/__stats');
+  const outageLog = outbox(outageIds);
+  figures.push(
+    {
+      name: 'events queued during the outage',
+      value: duringOutage,
+      unit: 'events',
+      group: 'Receiver down, then back',
+    },
+    {
+      name: 'events not delivered after it',
+      value: outageLog.open,
+      unit: 'events',
+      group: 'Receiver down, then back',
+    },
+    {
+      name: 'delivered twice (log, successful attempts)',
+      value: outageLog.twiceDelivered,
+      unit: 'events',
+      group: 'Receiver down, then back',
+    },
+    {
+      name: 'accepted out of order per product',
+      value: outage.outOfOrder,
+      unit: 'events',
+      group: 'Receiver down, then back',
+    },
+    {
+      name: 'time from back to all delivered',
+      value: Number(recoverySeconds.toFixed(1)),
+      unit: 's',
+      group: 'Receiver down, then back',
+    },
+  );
+  notes.push(
+    `Outage: ${outageWrites.writes} writes at ${Math.round(outageWrites.perSecond)}/s then one a second; ${outage.refused} attempts refused (503) while down; after it the receiver accepted ${outage.accepted} (${outage.distinct} distinct).`,
+  );
+
+  const goals = [
+    `change-to-delivery p99 ≤ ${LATENCY_GOAL_MS} ms with a healthy receiver: ${(healthy.p99 ?? Number.POSITIVE_INFINITY) <= LATENCY_GOAL_MS ? 'met' : 'NOT met'} (${healthy.p99} ms)`,
+    `writes with ${SUBSCRIPTIONS} subscriptions ≥ ${THROUGHPUT_GOAL}× without: ${watched.perSecond / alone.perSecond >= THROUGHPUT_GOAL ? 'met' : 'NOT met'} (${(watched.perSecond / alone.perSecond).toFixed(3)}×)`,
+    `receiver down ${OUTAGE_SECONDS} s: every event delivered, none twice, order kept: ${outageLog.open === 0 && outageLog.twiceDelivered === 0 && outage.outOfOrder === 0 ? 'met' : 'NOT met'}`,
+  ];
+  for (const goal of goals) log(goal);
+  writeBenchResults(new URL('../.bench/webhooks-results.json', import.meta.url), {
+    part: 'webhooks',
+    title: 'Webhooks: delivery from the change feed',
+    command: 'pnpm --filter @catalog/catalog-api run bench:webhooks',
+    parameters: {
+      products: PRODUCTS,
+      targetWritesPerSecond: RATE,
+      seconds: SECONDS,
+      subscriptions: SUBSCRIPTIONS,
+      outageSeconds: OUTAGE_SECONDS,
+    },
+    figures,
+    notes: [...goals, ...notes],
+  });
+} finally {
+  for (const service of started.reverse()) await service.stop();
+  await store.close();
+  catalogue.release();
+}
