@@ -23,8 +23,9 @@ export class EndpointRefusedError extends Error {
 }
 
 // Addresses a server-side request must never reach from here: this host, its links, private and
-// shared networks, and whatever IANA reserves. Written as CIDR blocks, decided by node's BlockList.
-const FORBIDDEN_V4: readonly [string, number, string][] = [
+// shared networks, and whatever IANA reserves. node's BlockList decides membership, and matches an
+// IPv4-mapped IPv6 address (::ffff:127.0.0.1) against the IPv4 blocks itself.
+const FORBIDDEN: readonly (readonly [network: string, prefix: number, kind: string])[] = [
   ['0.0.0.0', 8, 'an unspecified'],
   ['10.0.0.0', 8, 'a private'],
   ['100.64.0.0', 10, 'a shared (carrier-grade NAT)'],
@@ -33,54 +34,42 @@ const FORBIDDEN_V4: readonly [string, number, string][] = [
   ['172.16.0.0', 12, 'a private'],
   ['192.0.0.0', 24, 'a reserved'],
   ['192.0.2.0', 24, 'a documentation'],
+  ['192.88.99.0', 24, 'a reserved (6to4 relay)'],
   ['192.168.0.0', 16, 'a private'],
   ['198.18.0.0', 15, 'a benchmarking'],
   ['198.51.100.0', 24, 'a documentation'],
   ['203.0.113.0', 24, 'a documentation'],
   ['224.0.0.0', 4, 'a multicast'],
   ['240.0.0.0', 4, 'a reserved'],
-];
-const FORBIDDEN_V6: readonly [string, number, string][] = [
   ['::', 128, 'an unspecified'],
   ['::1', 128, 'a loopback'],
-  ['64:ff9b::', 96, 'a translated'],
+  // IPv4-compatible (deprecated), NAT64, 6to4 and Teredo addresses carry an IPv4 address a gateway
+  // may reach for us: refused whole rather than decoded.
+  ['::', 96, 'an IPv4-compatible'],
+  ['64:ff9b::', 96, 'a translated (NAT64)'],
+  ['64:ff9b:1::', 48, 'a translated (NAT64)'],
   ['100::', 64, 'a discard'],
+  ['2001::', 32, 'a tunnelled (Teredo)'],
   ['2001:db8::', 32, 'a documentation'],
+  ['2002::', 16, 'a tunnelled (6to4)'],
   ['fc00::', 7, 'a unique-local (private)'],
   ['fe80::', 10, 'a link-local'],
+  ['fec0::', 10, 'a site-local'],
   ['ff00::', 8, 'a multicast'],
 ];
 
-const blocks = [
-  ...FORBIDDEN_V4.map((b) => [...b, 'ipv4'] as const),
-  ...FORBIDDEN_V6.map((b) => [...b, 'ipv6'] as const),
-].map(([network, prefix, kind, family]) => {
+const blocks = FORBIDDEN.map(([network, prefix, kind]) => {
   const list = new BlockList();
-  list.addSubnet(network, prefix, family);
-  return { list, kind, family };
+  list.addSubnet(network, prefix, isIP(network) === 4 ? 'ipv4' : 'ipv6');
+  return { list, kind };
 });
-
-/** The IPv4 address an IPv4-mapped or -compatible IPv6 address carries (::ffff:127.0.0.1), if any. */
-function embeddedIpv4(address: string): string | undefined {
-  const match = /^(?:0{0,4}:){0,5}(?:ffff:)?(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address.replace(/^::/, ''));
-  if (match?.[1] !== undefined && isIP(match[1]) === 4) return match[1];
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (hex?.[1] === undefined || hex[2] === undefined) return undefined;
-  const high = Number.parseInt(hex[1], 16);
-  const low = Number.parseInt(hex[2], 16);
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
-}
 
 /** What kind of forbidden address this is ("a loopback"), or undefined for a public one. */
 export function forbiddenKind(address: string): string | undefined {
   const family = isIP(address);
   if (family === 0) return 'an invalid';
-  if (family === 6) {
-    const v4 = embeddedIpv4(address);
-    if (v4 !== undefined) return forbiddenKind(v4);
-  }
   const type = family === 4 ? 'ipv4' : 'ipv6';
-  return blocks.find((block) => block.family === type && block.list.check(address, type))?.kind;
+  return blocks.find((block) => block.list.check(address, type))?.kind;
 }
 
 export const isForbiddenAddress = (address: string): boolean => forbiddenKind(address) !== undefined;
@@ -113,13 +102,12 @@ export async function checkEndpointUrl(
   if (parsed.protocol !== 'https:') throw new EndpointRefusedError('must use https:');
   if (parsed.username !== '' || parsed.password !== '')
     throw new EndpointRefusedError('must not carry a user name or password');
+  // The URL parser has already normalised 0x7f.1 and 2130706433 to 127.0.0.1.
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) !== 0) {
-    checkAddress(host, policy);
-    return;
-  }
-  if (!policy.allowPrivateNetworks && (host === 'localhost' || host.endsWith('.localhost')))
-    throw new EndpointRefusedError(`${host} is a loopback name`);
+  if (isIP(host) !== 0) return checkAddress(host, policy);
+  const name = host.replace(/\.$/, '');
+  if (!policy.allowPrivateNetworks && (name === 'localhost' || name.endsWith('.localhost')))
+    throw new EndpointRefusedError(`${name} is a loopback name`);
   let addresses: string[];
   try {
     addresses = await resolve(host);

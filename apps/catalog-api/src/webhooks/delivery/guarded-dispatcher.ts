@@ -1,7 +1,7 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import type { LookupFunction } from 'node:net';
-import { rootCertificates } from 'node:tls';
-import { Agent } from 'undici';
+import { lookup as dnsLookup } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import { getCACertificates } from 'node:tls';
+import { Agent, buildConnector } from 'undici';
 import { checkAddress, type EndpointPolicy } from './endpoint-policy.ts';
 
 /** node's `lookup` as net.connect calls it: what a test replaces to answer as it likes. */
@@ -20,6 +20,7 @@ export function guardedLookup(
     lookup(hostname, options, (error, address, family) => {
       if (error !== null) return callback(error, address, family);
       try {
+        // net.connect asks for every address (`all: true`) when it races IPv4 and IPv6.
         for (const found of Array.isArray(address) ? address : [{ address, family: family ?? 4 }])
           checkAddress(found.address, policy, hostname);
       } catch (refused) {
@@ -31,9 +32,9 @@ export function guardedLookup(
 }
 
 /**
- * The connection pool of webhook deliveries: the policy checked at connect, the system's CAs plus
- * any given (the local CA of a development machine), and time-outs on connect, headers and body so
- * that a slow endpoint holds a slot for a bounded time.
+ * The connection pool of webhook deliveries: every address checked against the policy at connect,
+ * the default CAs plus any given (the local CA of a development machine), and time-outs on connect,
+ * headers and body so that a slow endpoint holds a slot for a bounded time.
  */
 export function createGuardedAgent(options: {
   policy: EndpointPolicy;
@@ -41,18 +42,29 @@ export function createGuardedAgent(options: {
   connectTimeoutMs: number;
   responseTimeoutMs: number;
   connectionsPerOrigin: number;
+  /** Replaces the system resolver under the guard (tests answer as a rebinding DNS server would). */
   lookup?: ConnectLookup;
 }): Agent {
   const extra = options.caCertificates ?? [];
+  // undici spreads these into tls.connect, which hands `lookup` to net.connect: the guard runs on
+  // every new connection. net.connect skips `lookup` for an IP literal, so those are checked here.
+  const connectGuarded = buildConnector({
+    timeout: options.connectTimeoutMs,
+    lookup: guardedLookup(options.policy, options.lookup),
+    ...(extra.length === 0 ? {} : { ca: [...getCACertificates('default'), ...extra] }),
+  });
   return new Agent({
     connections: options.connectionsPerOrigin,
-    connectTimeout: options.connectTimeoutMs,
     headersTimeout: options.responseTimeoutMs,
     bodyTimeout: options.responseTimeoutMs,
-    connect: {
-      timeout: options.connectTimeoutMs,
-      lookup: guardedLookup(options.policy, options.lookup),
-      ...(extra.length === 0 ? {} : { ca: [...rootCertificates, ...extra] }),
+    connect(target, callback) {
+      if (isIP(target.hostname) !== 0)
+        try {
+          checkAddress(target.hostname, options.policy);
+        } catch (refused) {
+          return callback(refused as Error, null);
+        }
+      connectGuarded(target, callback);
     },
   });
 }

@@ -1,42 +1,90 @@
 import { type Dispatcher, errors, request } from 'undici';
-import type { OutgoingWebhook, SendOutcome } from '../delivery-worker.ts';
-import { checkEndpointUrl, type EndpointPolicy, EndpointRefusedError } from './endpoint-policy.ts';
+import {
+  checkEndpointUrl,
+  type EndpointPolicy,
+  EndpointRefusedError,
+  type Resolver,
+} from './endpoint-policy.ts';
 import { parseRetryAfter } from './retry-schedule.ts';
 import { signWebhook } from './sign-webhook.ts';
 
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024;
 
+/** One attempt to deliver one event to one endpoint. */
+export interface WebhookMessage {
+  url: string;
+  messageId: string;
+  timestamp: Date;
+  body: string;
+  secrets: string[];
+}
+
+/**
+ * What one attempt came to: `delivered` (2xx), `gone` (410: the endpoint wants no more), `retry`
+ * (any other answer, or none), `refused` (the endpoint or the body breaks a rule: not sent).
+ */
+export interface DeliveryOutcome {
+  kind: 'delivered' | 'gone' | 'retry' | 'refused';
+  statusCode: number | null;
+  error: string | null;
+  retryAfterMs: number | null;
+  latencyMs: number;
+}
+
+export interface WebhookSender {
+  send(message: WebhookMessage): Promise<DeliveryOutcome>;
+}
+
+const CERTIFICATE_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+]);
+
+const seconds = (ms: number) => `${Number((ms / 1000).toFixed(ms < 10_000 ? 1 : 0))} s`;
+
 /** A short account of why an attempt got no answer, for the delivery log (never the whole stack). */
-function failureText(error: unknown): string {
+function failureText(error: unknown, elapsedMs: number): string {
   const cause = (error as { cause?: unknown }).cause ?? error;
   if (cause instanceof EndpointRefusedError) return cause.message;
-  if (error instanceof errors.ConnectTimeoutError) return 'timed out connecting';
-  if (error instanceof errors.HeadersTimeoutError || error instanceof errors.BodyTimeoutError)
-    return 'timed out waiting for the answer';
+  if (error instanceof errors.ConnectTimeoutError) return `timed out after ${seconds(elapsedMs)} connecting`;
+  if (error instanceof errors.HeadersTimeoutError)
+    return `timed out after ${seconds(elapsedMs)} waiting for the response`;
+  if (error instanceof errors.BodyTimeoutError)
+    return `timed out after ${seconds(elapsedMs)} reading the response`;
   const code = (cause as { code?: string }).code ?? (error as { code?: string }).code;
+  if (code !== undefined && CERTIFICATE_CODES.has(code)) return `certificate not trusted (${code})`;
   switch (code) {
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return 'certificate not valid for the host name';
     case 'ECONNREFUSED':
       return 'connection refused';
     case 'ECONNRESET':
     case 'UND_ERR_SOCKET':
-      return 'connection closed before an answer';
+      return 'connection closed before a response';
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return 'the host does not resolve';
-    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
-    case 'SELF_SIGNED_CERT_IN_CHAIN':
-    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
-    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
-    case 'CERT_HAS_EXPIRED':
-    case 'ERR_TLS_CERT_ALTNAME_INVALID':
-      return `the endpoint's certificate is not trusted (${code})`;
+    case 'EAI_NODATA':
+      return 'the host name does not resolve';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'the host is unreachable';
+    case 'ETIMEDOUT':
+      return `timed out after ${seconds(elapsedMs)} connecting`;
     default:
+      if (code?.startsWith('ERR_SSL_') === true) return `TLS handshake failed (${code})`;
       return code === undefined ? String((cause as Error).message ?? cause) : `failed (${code})`;
   }
 }
 
-/** Reads at most `limit` bytes of an answer's body and drops the rest (an endpoint cannot make us read a gigabyte). */
+/** Reads at most `limit` bytes of a response body and drops the rest (an endpoint cannot make us read a gigabyte). */
 async function discardBody(body: Dispatcher.ResponseData['body'], limit: number): Promise<void> {
   let read = 0;
   try {
@@ -47,6 +95,28 @@ async function discardBody(body: Dispatcher.ResponseData['body'], limit: number)
   } finally {
     body.destroy();
   }
+}
+
+function classify(
+  status: number,
+  headers: Dispatcher.ResponseData['headers'],
+  latencyMs: number,
+): DeliveryOutcome {
+  if (status >= 200 && status < 300)
+    return { kind: 'delivered', statusCode: status, error: null, retryAfterMs: null, latencyMs };
+  if (status === 410)
+    return { kind: 'gone', statusCode: status, error: 'answered 410 Gone', retryAfterMs: null, latencyMs };
+  const retryAfter = headers['retry-after'];
+  return {
+    kind: 'retry',
+    statusCode: status,
+    error:
+      status >= 300 && status < 400
+        ? `redirected (${status}) — redirects are not followed`
+        : `answered ${status}`,
+    retryAfterMs: parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter),
+    latencyMs,
+  };
 }
 
 /**
@@ -60,64 +130,55 @@ export function createWebhookSender(options: {
   policy: EndpointPolicy;
   maxBodyBytes?: number;
   maxResponseBytes?: number;
-}): { send(message: OutgoingWebhook): Promise<SendOutcome> } {
+  /** The resolver of the URL check before each attempt (the connection resolves again, guarded). */
+  resolve?: Resolver;
+}): WebhookSender {
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxResponse = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-  const refused = (error: string): SendOutcome => ({
+  const refused = (error: string, latencyMs = 0): DeliveryOutcome => ({
     kind: 'refused',
     statusCode: null,
     error,
     retryAfterMs: null,
-    latencyMs: 0,
+    latencyMs,
   });
   return {
     async send(message) {
-      if (Buffer.byteLength(message.body) > maxBody)
-        return refused(`the event body is over ${maxBody} bytes: not sent`);
+      const bodyBytes = Buffer.byteLength(message.body);
+      if (bodyBytes > maxBody)
+        return refused(`the body is ${bodyBytes} bytes, over the ${maxBody} allowed: not sent`);
+      let headers: Record<string, string>;
       try {
-        await checkEndpointUrl(message.url, options.policy);
+        await checkEndpointUrl(message.url, options.policy, options.resolve);
+        headers = signWebhook(message);
       } catch (error) {
-        if (error instanceof EndpointRefusedError) return refused(error.message);
-        throw error;
+        return refused(
+          error instanceof EndpointRefusedError ? error.message : `not signed: ${String(error)}`,
+        );
       }
       const started = performance.now();
       try {
-        const answer = await request(message.url, {
+        const response = await request(message.url, {
           method: 'POST',
           dispatcher: options.dispatcher,
-          headers: signWebhook(message),
+          headers,
           body: message.body,
         });
         const latencyMs = performance.now() - started;
-        await discardBody(answer.body, maxResponse);
-        const status = answer.statusCode;
-        if (status >= 200 && status < 300)
-          return { kind: 'delivered', statusCode: status, error: null, retryAfterMs: null, latencyMs };
-        if (status === 410)
-          return {
-            kind: 'gone',
-            statusCode: status,
-            error: 'answered 410 Gone',
-            retryAfterMs: null,
-            latencyMs,
-          };
-        const retryAfter = answer.headers['retry-after'];
-        return {
-          kind: 'retry',
-          statusCode: status,
-          error:
-            status >= 300 && status < 400
-              ? `redirected (${status}): redirects are not followed`
-              : `answered ${status}`,
-          retryAfterMs: parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter),
-          latencyMs,
-        };
+        await discardBody(response.body, maxResponse).catch(() => undefined);
+        return classify(response.statusCode, response.headers, latencyMs);
       } catch (error) {
         const latencyMs = performance.now() - started;
         const cause = (error as { cause?: unknown }).cause;
         if (error instanceof EndpointRefusedError || cause instanceof EndpointRefusedError)
-          return { ...refused(failureText(error)), latencyMs };
-        return { kind: 'retry', statusCode: null, error: failureText(error), retryAfterMs: null, latencyMs };
+          return refused(failureText(error, latencyMs), latencyMs);
+        return {
+          kind: 'retry',
+          statusCode: null,
+          error: failureText(error, latencyMs),
+          retryAfterMs: null,
+          latencyMs,
+        };
       }
     },
   };

@@ -9,6 +9,9 @@ import {
 
 const PURPOSE = 'catalog catalog-api: webhook secret sealing key v1';
 const FORMAT = 'v1';
+const IV_BYTES = 12;
+// Fixed, so that a tag shortened in the database (GCM would accept 4 bytes) is refused.
+const TAG_BYTES = 16;
 
 /**
  * The key that seals webhook signing secrets at rest, derived from the client-secret pepper: every
@@ -19,8 +22,8 @@ export const webhookSecretSealingKey = (pepper: Uint8Array): KeyObject =>
 
 /** AES-256-GCM with the subscription's id as associated data: a sealed secret copied to another row does not open. */
 export function sealWebhookSecret(secret: string, key: KeyObject, subscriptionId: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(Buffer.from(subscriptionId));
   const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
   return [FORMAT, iv, cipher.getAuthTag(), sealed]
@@ -30,11 +33,18 @@ export function sealWebhookSecret(secret: string, key: KeyObject, subscriptionId
 
 /** Throws when the text was not sealed with this key for this subscription, or was altered. */
 export function unsealWebhookSecret(sealed: string, key: KeyObject, subscriptionId: string): string {
-  const [format, iv, tag, data] = sealed.split('.');
-  if (format !== FORMAT || iv === undefined || tag === undefined || data === undefined)
+  const parts = sealed.split('.');
+  const [format, iv, tag, data] = [parts[0], ...parts.slice(1).map((part) => Buffer.from(part, 'base64url'))];
+  if (
+    parts.length !== 4 ||
+    format !== FORMAT ||
+    iv?.length !== IV_BYTES ||
+    tag?.length !== TAG_BYTES ||
+    data === undefined
+  )
     throw new Error('not a sealed webhook secret');
-  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+  const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
   decipher.setAAD(Buffer.from(subscriptionId));
-  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-  return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+  decipher.setAuthTag(tag);
+  return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8');
 }
