@@ -8,7 +8,7 @@ import type { RouteContext } from './contract-route.ts';
  * so a tag copied from one record never matches another that happens to be at the same version.
  */
 export interface TagTarget {
-  readonly kind: 'product' | 'brand' | 'client' | 'web-channels';
+  readonly kind: 'product' | 'brand' | 'client' | 'web-channels' | 'webhook-subscription';
   readonly key: string;
 }
 

@@ -25,8 +25,7 @@ function actorOf(principal: Principal | undefined): Actor {
   return { userId: principal.userId, userName: principal.userName };
 }
 
-// The tag's key says it is a subscription's: a subscription id and a client id share their form.
-const subscriptionTag = (id: string): TagTarget => ({ kind: 'client', key: `webhook-subscription/${id}` });
+const subscriptionTag = (id: string): TagTarget => ({ kind: 'webhook-subscription', key: id });
 
 const subscriptionNotFound = () => new ServiceError(404, 'NOT_FOUND', 'Webhook subscription not found');
 

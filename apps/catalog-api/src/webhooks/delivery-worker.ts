@@ -1,28 +1,12 @@
 import type { AttemptOutcome, AttemptResult, ClaimedDelivery, WebhookStore } from '@catalog/store';
 import type { Logger } from 'pino';
+import type { DeliveryOutcome, WebhookSender } from './delivery/send-webhook.ts';
 import type { AttemptCount, WebhookDeliveryObserver } from './delivery-observer.ts';
 import { eventBody } from './event-body.ts';
 
-/** What one attempt came to, as the sender reports it. */
-export interface SendOutcome {
-  kind: AttemptOutcome;
-  statusCode: number | null;
-  error: string | null;
-  retryAfterMs: number | null;
-  latencyMs: number;
-}
-
-export interface OutgoingWebhook {
-  url: string;
-  messageId: string;
-  timestamp: Date;
-  body: string;
-  secrets: string[];
-}
-
 export interface DeliveryWorkerDeps {
   store: WebhookStore;
-  send(message: OutgoingWebhook): Promise<SendOutcome>;
+  send: WebhookSender['send'];
   /** Milliseconds until the next attempt after `failedAttempts` failures, or null to give up. */
   retryDelay(failedAttempts: number, retryAfterMs: number | null): number | null;
   /** Opens a sealed signing secret of a subscription; throws when it cannot. */
@@ -199,7 +183,7 @@ export class WebhookDeliveryWorker {
       );
   }
 
-  async #send(delivery: ClaimedDelivery, timestamp: Date): Promise<SendOutcome> {
+  async #send(delivery: ClaimedDelivery, timestamp: Date): Promise<DeliveryOutcome> {
     let secrets: string[];
     try {
       secrets = delivery.secretsSealed.map((sealed) => this.#deps.unseal(sealed, delivery.subscriptionId));

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import {
   redeliveryEvent,
   subscriptionFailingEvent,
@@ -28,12 +28,10 @@ import { CLIENT_USABLE, DELIVERY_COLUMNS, type DeliveryRow, toDelivery } from '.
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-/** `msg_` and 26 alphanumerics: the event id a receiver deduplicates by. */
+/** `msg_` and 26 alphanumerics drawn uniformly (as a client id is): the event id a receiver deduplicates by. */
 function newMessageId(): string {
-  const bytes = randomBytes(26);
   let id = 'msg_';
-  // 62 letters from bytes below 248 (4 × 62) keep every letter equally likely.
-  for (const byte of bytes) id += ALPHANUMERIC[byte % 62];
+  for (let i = 0; i < 26; i += 1) id += ALPHANUMERIC[randomInt(ALPHANUMERIC.length)];
   return id;
 }
 

@@ -1,4 +1,5 @@
-import { toIso } from '../adapters/timestamps.ts';
+import { toIso, toIsoOrNull } from '../adapters/timestamps.ts';
+import { isClientUsable, type StoredClient } from '../model/m2m-client.ts';
 import type {
   StoredWebhookSubscription,
   WebhookDelivery,
@@ -30,7 +31,7 @@ export interface SubscriptionRow {
   created_by_user_name: string;
   updated_at: number;
   version: number;
-  client_status: string;
+  client_status: StoredClient['status'];
   client_expires_at: number | null;
 }
 
@@ -65,9 +66,13 @@ export function toSubscription(row: SubscriptionRow, now: number = Date.now()): 
     createdBy: { userId: row.created_by_user_id, userName: row.created_by_user_name },
     updatedAt: toIso(Number(row.updated_at)),
     version: Number(row.version),
-    clientActive:
-      row.client_status === 'active' &&
-      (row.client_expires_at === null || Number(row.client_expires_at) > now),
+    clientActive: isClientUsable(
+      {
+        status: row.client_status,
+        expiresAt: toIsoOrNull(row.client_expires_at === null ? null : Number(row.client_expires_at)),
+      },
+      new Date(now),
+    ),
   };
 }
 
