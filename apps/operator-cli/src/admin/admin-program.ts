@@ -16,8 +16,6 @@ import { runKeysRotate } from './commands/keys.ts';
 import { runToken } from './commands/token.ts';
 import { runUsersAdd, runUsersDisable, runUsersList } from './commands/users.ts';
 import {
-  type ApiOptions,
-  apiTargetOf,
   parseDeliveryCursor,
   parseDeliveryLimit,
   parseDeliveryStatus,
@@ -33,7 +31,13 @@ import {
   runWebhooksRedeliver,
   runWebhooksRotateSecret,
 } from './commands/webhooks.ts';
-import { type AdminEnv, processEnv, readAdminEnv } from './config/admin-env.ts';
+import {
+  type AdminEnv,
+  type ApiOptions,
+  processEnv,
+  readAdminEnv,
+  readApiTarget,
+} from './config/admin-env.ts';
 
 const DATA_DIR_HELP = 'data directory (default: $DATA_DIR or ./data)';
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -130,7 +134,7 @@ type ApiCommandOptions = ApiOptions & { dataDir?: string };
 /** `pnpm admin webhooks …`: through the catalog API, with an administrator's ID token. */
 function webhooksCommands(program: Command, output: Output): void {
   const target = (options: ApiCommandOptions) =>
-    apiTargetOf(options, readAdminEnv(options, processEnv()), processEnv());
+    readApiTarget(options, readAdminEnv(options, processEnv()), processEnv());
   const webhooks = program
     .command('webhooks')
     .description("webhook subscriptions of M2M clients, through the catalog API's admin routes");

@@ -4,58 +4,11 @@ import { WEBHOOK_EVENT_TYPES, type WebhookDeliveryStatus, type WebhookEventType 
 import { InvalidArgumentError } from 'commander';
 import type { Output } from '../../output.ts';
 import { UsageError } from '../../usage-error.ts';
-import type { AdminEnv } from '../config/admin-env.ts';
+import type { ApiTarget } from '../config/admin-env.ts';
 
 // `pnpm admin webhooks …`: the catalog API's admin webhook routes (issue 31), called over HTTPS with
 // an administrator's ID token. Unlike the other admin commands it goes through the API, not the
 // database: the API checks the endpoint policy and the client's scopes, and seals the secrets.
-
-type Env = Record<string, string | undefined>;
-
-/** Where the API is and who calls it: --api-url, --token and --ca, else the environment. */
-export interface ApiTarget {
-  readonly apiUrl: string;
-  readonly token: string;
-  readonly caFile: string | undefined;
-}
-
-export interface ApiOptions {
-  readonly apiUrl?: string;
-  readonly token?: string;
-  readonly ca?: string;
-}
-
-const set = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
-
-/**
- * The API's URL: --api-url, else PUBLIC_CATALOG_URL, else https://localhost:$CATALOG_API_PORT (3000)
- * under BASE_PATH, as the API itself computes its own address.
- */
-function apiUrlFrom(option: string | undefined, env: Env): string {
-  const explicit = set(option) ?? set(env.PUBLIC_CATALOG_URL);
-  if (explicit !== undefined) {
-    if (!/^https:\/\/[^/]/.test(explicit)) throw new UsageError('the API URL must be an https:// URL');
-    return explicit.replace(/\/+$/, '');
-  }
-  const port = Number(set(env.CATALOG_API_PORT) ?? '3000');
-  if (!Number.isInteger(port) || port < 1 || port > 65_535) {
-    throw new UsageError('CATALOG_API_PORT must be a port number between 1 and 65535');
-  }
-  const basePath = set(env.BASE_PATH) ?? '';
-  if (!/^(\/[A-Za-z0-9._~-]+)*$/.test(basePath))
-    throw new UsageError('BASE_PATH must be empty or a path such as /prod');
-  return `https://localhost:${port}${basePath}`;
-}
-
-export function apiTargetOf(options: ApiOptions, adminEnv: AdminEnv, env: Env): ApiTarget {
-  const token = set(options.token) ?? set(env.ADMIN_ID_TOKEN);
-  if (token === undefined) {
-    throw new UsageError(
-      'no ID token: pass --token or set ADMIN_ID_TOKEN (ADMIN_ID_TOKEN=$(pnpm --silent admin token --email …))',
-    );
-  }
-  return { apiUrl: apiUrlFrom(options.apiUrl, env), token, caFile: set(options.ca) ?? adminEnv.caFile };
-}
 
 // Parsers of the options: a bad value is commander's usage error (exit 2), named by its option.
 
