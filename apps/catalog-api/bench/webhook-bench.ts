@@ -220,6 +220,12 @@ try {
       METRICS_PORT: '0',
       // The receiver is on loopback; nothing else differs from a production instance.
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      // Delivery settings given to the bench reach the API: a run can measure other than the defaults.
+      ...Object.fromEntries(
+        Object.entries(env).filter(
+          (entry): entry is [string, string] => entry[0].startsWith('WEBHOOK_') && entry[1] !== undefined,
+        ),
+      ),
       MALLOC_ARENA_MAX: '2',
     },
     nodeArgs: ['--max-semi-space-size=8'],
@@ -269,6 +275,18 @@ try {
       value: healthy.distinct,
       unit: 'events',
       baseline: watched.writes * SUBSCRIPTIONS,
+      group: 'Healthy receiver',
+    },
+    {
+      // What one instance delivered over the writer's run and the drain after it, against what the
+      // writer asked of it (its writes a second × the subscriptions): below 1, the queue grew.
+      name: 'deliveries a second, writes and drain',
+      value: Math.round((healthy.distinct / (SECONDS + drainSeconds)) * 10) / 10,
+      unit: 'events/s',
+      baseline: Math.round(watched.perSecond * SUBSCRIPTIONS),
+      ratio: Number(
+        (healthy.distinct / (SECONDS + drainSeconds) / (watched.perSecond * SUBSCRIPTIONS)).toFixed(3),
+      ),
       group: 'Healthy receiver',
     },
     {

@@ -1,4 +1,11 @@
-import type { AttemptOutcome, AttemptResult, ClaimedDelivery, WebhookStore } from '@catalog/store';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type {
+  AttemptOutcome,
+  AttemptResult,
+  ClaimedDelivery,
+  DeliveryRoundResult,
+  WebhookStore,
+} from '@catalog/store';
 import type { Logger } from 'pino';
 import type { DeliveryOutcome, WebhookSender } from './delivery/send-webhook.ts';
 import type { AttemptCount, WebhookDeliveryObserver } from './delivery-observer.ts';
@@ -26,14 +33,15 @@ export interface DeliveryWorkerDeps {
 const MAX_IN_FLIGHT = 256;
 /** Change-feed entries turned into deliveries per transaction. */
 const ENQUEUE_BATCH = 1000;
-/** Attempts recorded per transaction at most. */
+/** A busy worker's rounds start this far apart at least. */
+const BUSY_ROUND_INTERVAL_MS = 5;
+/** Attempts recorded per round at most. */
 const RECORD_BATCH = 500;
 
 interface SettledAttempt {
   delivery: ClaimedDelivery;
   result: AttemptResult;
   retryIn: number | null;
-  recorded: () => void;
 }
 
 /**
@@ -49,8 +57,10 @@ export class WebhookDeliveryWorker {
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
   #timer: NodeJS.Timeout | undefined;
+  /** An attempt settled while a round ran (no idle wait to end): the loop must not then sleep. */
+  #wokenDuringRound = false;
+  /** Attempts answered and not yet recorded: the next round records them. */
   readonly #settled: SettledAttempt[] = [];
-  #recording: Promise<void> | undefined;
 
   constructor(deps: DeliveryWorkerDeps) {
     this.#deps = deps;
@@ -70,55 +80,89 @@ export class WebhookDeliveryWorker {
     this.#wakeUp();
     await this.#loop;
     await Promise.allSettled([...this.#inFlight]);
+    while (this.#settled.length > 0)
+      await this.#round(false).catch(() => {
+        // Logged by the round; their leases end and another process attempts them again.
+      });
   }
 
   async #run(): Promise<void> {
     while (this.#running) {
+      const startedAt = performance.now();
       let busy = false;
       try {
-        busy = await this.#tick();
+        busy = await this.#round(true);
       } catch (error) {
         this.#deps.logger.warn({ err: error }, 'webhook delivery: the outbox could not be read; retrying');
       }
-      if (!busy && this.#running) await this.#idle();
+      if (!busy) {
+        if (this.#running) await this.#idle();
+        continue;
+      }
+      // Busy: let the answers arrive for a moment, so that the next round records and claims them
+      // by the dozen, not one each (a transaction per answer spent the process on commits).
+      const rest = BUSY_ROUND_INTERVAL_MS - (performance.now() - startedAt);
+      if (rest > 0) await sleep(rest);
     }
   }
 
-  /** One round: new changes queued, due deliveries claimed and started. True when it did anything. */
-  async #tick(): Promise<boolean> {
-    const { store } = this.#deps;
-    const enqueued = await store.enqueueChanges(ENQUEUE_BATCH);
+  /**
+   * One round, one transaction: the attempts settled since the last round recorded, new changes
+   * queued, due deliveries claimed (as many as this process has room for) and started. Under load
+   * rounds run back to back and each carries what settled during the one before. True when it did
+   * anything.
+   */
+  async #round(claiming: boolean): Promise<boolean> {
+    this.#wokenDuringRound = false;
+    const settled = this.#settled.splice(0, RECORD_BATCH);
     const room = MAX_IN_FLIGHT - this.#inFlight.size;
-    const claimed =
-      room <= 0
-        ? []
-        : await store.claimDue({
-            limit: room,
-            perSubscription: this.#deps.concurrencyPerEndpoint,
-            leaseMs: this.#deps.leaseMs,
-          });
-    for (const delivery of claimed) {
+    let round: DeliveryRoundResult;
+    try {
+      round = await this.#deps.store.deliveryRound({
+        settled: settled.map((attempt) => attempt.result),
+        enqueueLimit: ENQUEUE_BATCH,
+        claim:
+          claiming && room > 0
+            ? { limit: room, perSubscription: this.#deps.concurrencyPerEndpoint, leaseMs: this.#deps.leaseMs }
+            : null,
+      });
+    } catch (error) {
+      // Their claims' leases end and the deliveries are attempted again: at least once, never lost.
+      if (settled.length > 0)
+        this.#deps.logger.warn(
+          { err: error, attempts: settled.length },
+          'webhook delivery: attempts not recorded',
+        );
+      throw error;
+    }
+    for (const attempt of settled) this.#observe(attempt);
+    for (const delivery of round.claimed) {
       const attempt = this.#attempt(delivery).finally(() => {
         this.#inFlight.delete(attempt);
-        // A settled delivery may free the next event of the same record: look again at once.
+        // A settled attempt frees room, and may free the next event of the same record: a round at once.
         this.#wakeUp();
       });
       this.#inFlight.add(attempt);
     }
-    return enqueued.through < enqueued.head || claimed.length > 0;
+    return settled.length > 0 || round.claimed.length > 0 || round.enqueued.through < round.enqueued.head;
   }
 
   #idle(): Promise<void> {
+    if (this.#wokenDuringRound) return Promise.resolve();
     return new Promise((resolve) => {
-      this.#wake = resolve;
-      this.#timer = setTimeout(resolve, this.#deps.pollMs);
+      const wake = () => {
+        clearTimeout(this.#timer);
+        this.#wake = undefined;
+        resolve();
+      };
+      this.#wake = wake;
+      this.#timer = setTimeout(wake, this.#deps.pollMs);
     });
   }
 
   #wakeUp(): void {
-    clearTimeout(this.#timer);
-    this.#wake?.();
-    this.#wake = undefined;
+    if (this.#wake === undefined) this.#wokenDuringRound = true;
+    else this.#wake();
   }
 
   async #attempt(delivery: ClaimedDelivery): Promise<void> {
@@ -137,36 +181,7 @@ export class WebhookDeliveryWorker {
       startedAt,
       nextAttemptAt: retryIn === null ? null : new Date(startedAt.getTime() + outcome.latencyMs + retryIn),
     };
-    await new Promise<void>((recorded) => {
-      this.#settled.push({ delivery, result, retryIn, recorded });
-      this.#recordSoon();
-    });
-  }
-
-  // Attempts settle by the thousand a second under load: they are recorded together, one transaction
-  // for all that settled while the previous one was written, not one each.
-  #recordSoon(): void {
-    if (this.#recording !== undefined) return;
-    this.#recording = this.#recordSettled().finally(() => {
-      this.#recording = undefined;
-      if (this.#settled.length > 0) this.#recordSoon();
-    });
-  }
-
-  async #recordSettled(): Promise<void> {
-    const batch = this.#settled.splice(0, RECORD_BATCH);
-    try {
-      await this.#deps.store.recordAttempts(batch.map((settled) => settled.result));
-      for (const settled of batch) this.#observe(settled);
-    } catch (error) {
-      // Their claims' leases end and the deliveries are attempted again: at least once, never lost.
-      this.#deps.logger.warn(
-        { err: error, attempts: batch.length },
-        'webhook delivery: attempts not recorded',
-      );
-    } finally {
-      for (const settled of batch) settled.recorded();
-    }
+    this.#settled.push({ delivery, result, retryIn });
   }
 
   #observe({ delivery, result, retryIn }: SettledAttempt): void {

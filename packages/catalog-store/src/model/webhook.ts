@@ -159,6 +159,17 @@ export interface EnqueueResult {
   queued: number;
 }
 
+export interface DeliveryRound {
+  settled: readonly AttemptResult[];
+  enqueueLimit: number;
+  claim: ClaimOptions | null;
+}
+
+export interface DeliveryRoundResult {
+  enqueued: EnqueueResult;
+  claimed: ClaimedDelivery[];
+}
+
 export interface ClaimOptions {
   /** Deliveries claimed at most, over every subscription. */
   limit: number;

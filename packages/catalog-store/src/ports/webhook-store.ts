@@ -3,6 +3,8 @@ import type {
   AttemptResult,
   ClaimedDelivery,
   ClaimOptions,
+  DeliveryRound,
+  DeliveryRoundResult,
   EnqueueResult,
   NewWebhookSubscription,
   RedeliverySelection,
@@ -70,5 +72,12 @@ export interface WebhookStore {
    * A result is ignored when its claim no longer holds the delivery.
    */
   recordAttempts(results: readonly AttemptResult[]): Promise<void>;
+  /**
+   * One round of a delivery worker, in one transaction: `recordAttempts(settled)`, then
+   * `enqueueChanges(enqueueLimit)`, then `claimDue(claim)` (skipped when `claim` is null). Under
+   * load thousands of attempts settle a second: a transaction per round, whatever it carries,
+   * rather than one per step and attempt. Takes no write lock when there is nothing to do.
+   */
+  deliveryRound(round: DeliveryRound): Promise<DeliveryRoundResult>;
   queueDepth(): Promise<WebhookQueueDepth>;
 }

@@ -3,6 +3,8 @@ import type {
   AttemptResult,
   ClaimedDelivery,
   ClaimOptions,
+  DeliveryRound,
+  DeliveryRoundResult,
   EnqueueResult,
   NewWebhookSubscription,
   RedeliverySelection,
@@ -22,8 +24,9 @@ import {
   claimDue,
   cursorAndHead,
   enqueueChanges,
-  recordAttempt,
+  recordAttempts,
   redeliver,
+  roundProbe,
 } from './webhook-outbox-records.ts';
 import {
   DELIVERY_COLUMNS,
@@ -149,6 +152,27 @@ export class RecordWebhookStore implements WebhookStore {
     return this.#engine.write(() => redeliver(subscriptionId, selection, audit));
   }
 
+  async deliveryRound(round: DeliveryRound): Promise<DeliveryRoundResult> {
+    const probe = await this.#engine.direct(() => roundProbe(Date.now() + DUE_LOOKAHEAD_MS));
+    const enqueue = probe.through < probe.head;
+    const claim = round.claim !== null && probe.due;
+    if (round.settled.length === 0 && !enqueue && !claim)
+      return { enqueued: { through: probe.through, head: probe.head, queued: 0 }, claimed: [] };
+    const { dialect } = this.#engine;
+    return this.#engine.write(function* () {
+      yield* recordAttempts(dialect, round.settled);
+      const enqueued = enqueue
+        ? yield* enqueueChanges(dialect, round.enqueueLimit)
+        : { through: probe.through, head: probe.head, queued: 0 };
+      // Deliveries just queued are due at once; what the probe saw due may be too.
+      const claimed =
+        round.claim !== null && (claim || enqueued.queued > 0 || round.settled.length > 0)
+          ? yield* claimDue(dialect, round.claim)
+          : [];
+      return { enqueued, claimed };
+    });
+  }
+
   async enqueueChanges(limit: number): Promise<EnqueueResult> {
     // Most polls find nothing new: they read, and take no write lock (SQLite has one writer).
     const probe = await this.#engine.direct(() => cursorAndHead());
@@ -160,23 +184,13 @@ export class RecordWebhookStore implements WebhookStore {
     // Read first, and take the write lock only when something may be due. Transaction times run
     // ahead of the clock under a burst of writes (each is later than the one before), so the read
     // looks a little ahead; the claim itself compares with its own transaction's time.
-    const horizon = Date.now() + DUE_LOOKAHEAD_MS;
-    const due = await this.#engine.direct(() =>
-      row<{ due: number }>(
-        `SELECT 1 AS due WHERE EXISTS (SELECT 1 FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ?)
-           OR EXISTS (SELECT 1 FROM webhook_deliveries WHERE status = 'delivering' AND lease_until <= ?)`,
-        horizon,
-        horizon,
-      ),
-    );
-    if (due === undefined) return [];
+    const probe = await this.#engine.direct(() => roundProbe(Date.now() + DUE_LOOKAHEAD_MS));
+    if (!probe.due) return [];
     return this.#engine.write(() => claimDue(this.#engine.dialect, options));
   }
 
   recordAttempts(results: readonly AttemptResult[]): Promise<void> {
-    return this.#engine.write(function* () {
-      for (const result of results) yield* recordAttempt(result);
-    });
+    return this.#engine.write(() => recordAttempts(this.#engine.dialect, results));
   }
 
   async queueDepth(): Promise<WebhookQueueDepth> {

@@ -230,6 +230,54 @@ export function webhookStoreContract(factory: RecordStoreFactory): void {
       ]);
     });
 
+    it('records a round of settled attempts, queues new changes and claims the next events in one call, each record in feed order', async () => {
+      const client = await store.clients.create(aClient());
+      const subscription = await store.webhooks.createSubscription(aSubscription(client.clientId));
+      const [one, two] = [aProduct(), aProduct()];
+      await store.products.create(one);
+      await store.products.create(two);
+      await store.products.replace(one.id as string, { ...one, name: 'Renamed' });
+      const first = await store.webhooks.deliveryRound({ settled: [], enqueueLimit: 1000, claim: CLAIM });
+      expect(first.enqueued.queued).toBe(3);
+      // one's change waits for its creation to be delivered; two's creation goes at once.
+      expect(first.claimed.map((delivery) => [delivery.eventType, delivery.entityId])).toEqual([
+        ['product.created', one.id],
+        ['product.created', two.id],
+      ]);
+      await store.products.archive(two.id as string);
+      const delivered = first.claimed.map((delivery) => ({
+        deliveryId: delivery.id,
+        claim: delivery.claim,
+        outcome: 'delivered' as const,
+        statusCode: 204,
+        error: null,
+        latencyMs: 4,
+        startedAt: new Date(),
+        nextAttemptAt: null,
+      }));
+      // A late copy of the same results (its claims already spent) is ignored.
+      const second = await store.webhooks.deliveryRound({
+        settled: [...delivered, ...delivered],
+        enqueueLimit: 1000,
+        claim: CLAIM,
+      });
+      expect(second.enqueued.queued).toBe(1);
+      expect(second.claimed.map((delivery) => [delivery.eventType, delivery.entityId])).toEqual([
+        ['product.changed', one.id],
+        ['product.archived', two.id],
+      ]);
+      for (const delivery of first.claimed)
+        expect(await store.webhooks.listAttempts(delivery.id)).toEqual([
+          expect.objectContaining({ attempt: 1, outcome: 'delivered', statusCode: 204, latencyMs: 4 }),
+        ]);
+      expect((await store.webhooks.getSubscription(subscription.id))?.lastSuccessAt).not.toBeNull();
+      const idle = await store.webhooks.deliveryRound({ settled: [], enqueueLimit: 1000, claim: CLAIM });
+      expect(idle).toEqual({
+        enqueued: { through: second.enqueued.head, head: second.enqueued.head, queued: 0 },
+        claimed: [],
+      });
+    });
+
     it('gives a claim whose lease ran out to the next claimer and ignores the late result of the first', async () => {
       const client = await store.clients.create(aClient());
       const subscription = await store.webhooks.createSubscription(aSubscription(client.clientId));

@@ -4,6 +4,7 @@ import { signingKeySet } from './0002-signing-key-set.ts';
 import { adminEmailExact } from './0003-admin-email-exact.ts';
 import { recordVersions } from './0004-record-versions.ts';
 import { webhooks } from './0005-webhooks.ts';
+import { webhookClaimIndexes } from './0006-webhook-claim-indexes.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   initialSchema,
@@ -11,4 +12,5 @@ export const MIGRATIONS: readonly Migration[] = [
   adminEmailExact,
   recordVersions,
   webhooks,
+  webhookClaimIndexes,
 ];

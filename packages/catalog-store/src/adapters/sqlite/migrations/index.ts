@@ -10,6 +10,7 @@ import { auditEvents } from './0008-audit-events.ts';
 import { changeFeed } from './0009-change-feed.ts';
 import { recordVersions } from './0010-record-versions.ts';
 import { webhooks } from './0011-webhooks.ts';
+import { webhookClaimIndexes } from './0012-webhook-claim-indexes.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   initialSchema,
@@ -23,4 +24,5 @@ export const MIGRATIONS: readonly Migration[] = [
   changeFeed,
   recordVersions,
   webhooks,
+  webhookClaimIndexes,
 ];
