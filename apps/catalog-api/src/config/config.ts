@@ -40,7 +40,7 @@ const catalogApiOwnEnv = clientSecretPepperEnv.extend(syncTokenSecretEnv.shape).
   WEBHOOK_CA_FILE: z.string().min(1).optional(),
   WEBHOOK_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(1, 'must be at least 1 (ms)').default(5000),
   WEBHOOK_RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(1, 'must be at least 1 (ms)').default(10_000),
-  WEBHOOK_CONCURRENCY_PER_ENDPOINT: z.coerce.number().int().min(1, 'must be at least 1').max(64).default(8),
+  WEBHOOK_CONCURRENCY_PER_ENDPOINT: z.coerce.number().int().min(1, 'must be at least 1').max(64).default(16),
   WEBHOOK_POLL_MS: z.coerce.number().int().min(1, 'must be at least 1 (ms)').default(250),
   // Milliseconds between attempts, comma-separated; unset, the Standard Webhooks schedule (over 24 h).
   WEBHOOK_RETRY_SCHEDULE_MS: z

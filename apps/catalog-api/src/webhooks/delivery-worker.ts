@@ -34,7 +34,7 @@ const MAX_IN_FLIGHT = 256;
 /** Change-feed entries turned into deliveries per transaction. */
 const ENQUEUE_BATCH = 1000;
 /** A busy worker's rounds start this far apart at least. */
-const BUSY_ROUND_INTERVAL_MS = 5;
+const BUSY_ROUND_INTERVAL_MS = 20;
 /** Attempts recorded per round at most. */
 const RECORD_BATCH = 500;
 
