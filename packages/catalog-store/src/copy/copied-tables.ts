@@ -19,6 +19,7 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   { name: 'product_relations', orderBy: 'product_seq, position' },
   { name: 'product_channel_visibility', orderBy: 'channel_id, product_seq' },
   { name: 'm2m_clients', orderBy: 'client_id' },
+  { name: 'webhook_subscriptions', orderBy: 'id' },
   { name: 'admin_users', orderBy: 'id' },
   { name: 'audit_events', orderBy: 'id' },
 ];

@@ -12,6 +12,7 @@ import { moveIdentityPast } from './identity-sequences.ts';
 import { openSqliteSource, type SqliteSource } from './sqlite-source.ts';
 import { refuseNonEmptyTarget, targetTables } from './target-catalogue.ts';
 import { type TableRows, verifyCopy } from './verify-copy.ts';
+import { startWebhookOutboxAt } from './webhook-outbox-start.ts';
 
 export interface CopyProgress {
   /** What is being done: a table's name while its rows go, then the steps after them. */
@@ -68,6 +69,7 @@ async function copyRecords(
   await setFeedTriggers(client, true);
   onProgress({ step: 'change feed', copied, total });
   const feed = await writeFreshFeed(client);
+  await startWebhookOutboxAt(client, feed.entries);
   onProgress({ step: 'indexes', copied, total });
   await buildIndexes();
   await refreshStatistics(client, TARGET_TABLES);
@@ -87,7 +89,8 @@ async function copyRecords(
 
 /**
  * `pnpm catalog copy`: every record of an embedded deployment into an empty PostgreSQL catalogue,
- * ids, seqs and times kept, with a change feed numbering them all (fresh-change-feed.ts).
+ * ids, seqs and times kept, with a change feed numbering them all (fresh-change-feed.ts), and the
+ * webhook subscriptions without their delivery log (webhook-outbox-start.ts).
  *
  * The target is migrated first, then everything else is ONE write transaction that takes the write
  * clock like every writer: the emptiness check, a COPY per table streamed from the source's

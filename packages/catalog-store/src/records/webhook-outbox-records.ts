@@ -49,6 +49,14 @@ interface ProductFacts {
   archived: number | boolean;
 }
 
+/**
+ * Due times and leases are read off the wall clock, never the transaction time: that runs ahead of
+ * the clock under a burst of writes, and by as much as the source's did on a copied catalogue, and
+ * would put a new delivery, or the end of a dead process's lease, that far in the future. Records
+ * are stamped with the transaction time as every other write is.
+ */
+const scheduleNow = (): number => Date.now();
+
 /** The cursor, locked for the rest of the transaction: concurrent enqueuers take turns. */
 function* lockCursor(): RecordWork<number> {
   const found = yield* row<{ through: number }>(
@@ -166,7 +174,7 @@ export function* enqueueChanges(dialect: SqlDialect, limit: number): RecordWork<
        SELECT r.id, r.subscription_id, r.sequence, r.event_type, r.entity_key, r.entity_id, r.occurred_at,
          'pending', ?, ? FROM ${dialect.jsonRecords(DELIVERY_RECORD)} WHERE TRUE
        ON CONFLICT (subscription_id, sequence) DO NOTHING`,
-      at,
+      scheduleNow(),
       at,
       JSON.stringify(deliveries.slice(start, start + 1000)),
     );
@@ -188,6 +196,7 @@ const DUE = `((d.status = 'pending' AND d.next_attempt_at <= ?) OR (d.status = '
 
 export function* claimDue(dialect: SqlDialect, options: ClaimOptions): RecordWork<ClaimedDelivery[]> {
   const at = yield* transactionTime();
+  const now = scheduleNow();
   // A revoked or expired client's deliveries stop at once: none is claimed again. Each status is
   // cancelled through its own index (…_by_subscription): "pending or delivering" in one statement
   // read the subscription's whole log on every claim.
@@ -213,10 +222,10 @@ export function* claimDue(dialect: SqlDialect, options: ClaimOptions): RecordWor
          OR EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.status = 'delivering'
               AND d.lease_until <= ?))
      ORDER BY s.id`,
+    now,
     at,
-    at,
-    at,
-    at,
+    now,
+    now,
   );
   const claimed: ClaimedDelivery[] = [];
   for (const subscription of subscriptions) {
@@ -234,8 +243,8 @@ export function* claimDue(dialect: SqlDialect, options: ClaimOptions): RecordWor
            AND e.entity_key = d.entity_key AND e.sequence < d.sequence AND e.status IN ('pending', 'delivering'))
        ORDER BY d.sequence LIMIT ?${dialect.skipLocked}`,
       subscription.id,
-      at,
-      at,
+      now,
+      now,
       room,
     );
     if (due.length === 0) continue;
@@ -243,7 +252,7 @@ export function* claimDue(dialect: SqlDialect, options: ClaimOptions): RecordWor
     yield* run(
       `UPDATE webhook_deliveries SET status = 'delivering', claim = ?, lease_until = ? WHERE ${dialect.inList('id')}`,
       claim,
-      at + options.leaseMs,
+      now + options.leaseMs,
       dialect.list(due.map((delivery) => delivery.id)),
     );
     const secretsSealed = [subscription.secret_sealed];
@@ -415,9 +424,9 @@ export function* recordAttempts(dialect: SqlDialect, results: readonly AttemptRe
       yield* run(
         `UPDATE webhook_deliveries SET next_attempt_at = ? WHERE subscription_id = ? AND status = 'pending'
          AND next_attempt_at > ? AND failed_attempts > 0`,
-        at,
+        scheduleNow(),
         id,
-        at,
+        scheduleNow(),
       );
   }
   for (let start = 0; start < current.length; start += 1000) {
@@ -465,7 +474,7 @@ export function* redeliver(
 ): RecordWork<number> {
   if ((yield* row('SELECT id FROM webhook_subscriptions WHERE id = ?', subscriptionId)) === undefined)
     throw new NotFoundError('Webhook subscription', subscriptionId);
-  const at = yield* transactionTime();
+  const now = scheduleNow();
   const requeue = `UPDATE webhook_deliveries SET status = 'pending', failed_attempts = 0, next_attempt_at = ?,
       claim = NULL, lease_until = NULL
     WHERE subscription_id = ? AND status IN ('succeeded', 'failed', 'cancelled')`;
@@ -477,11 +486,11 @@ export function* redeliver(
       selection.deliveryId,
     );
     if (found === undefined) throw new NotFoundError('Webhook delivery', selection.deliveryId);
-    queued = yield* run(`${requeue} AND id = ?`, at, subscriptionId, selection.deliveryId);
+    queued = yield* run(`${requeue} AND id = ?`, now, subscriptionId, selection.deliveryId);
   } else {
     queued = yield* run(
       `${requeue} AND occurred_at >= ? AND occurred_at < ?`,
-      at,
+      now,
       subscriptionId,
       Date.parse(selection.from),
       Date.parse(selection.to),

@@ -54,6 +54,7 @@ async function everything(store: RecordStore, productIds: readonly string[]) {
     products: products.sort((a, b) => a.seq - b.seq),
     clients: await store.clients.list({ status: 'all' }),
     adminUsers: await store.adminUsers.list(),
+    webhookSubscriptions: await store.webhooks.listSubscriptions(),
     audit: await wholeTrail(store),
   };
 }
@@ -140,6 +141,19 @@ async function seedSource(store: RecordStore): Promise<string[]> {
   await store.clients.revoke('c-revoked', { userId: 'u-bob', userName: 'Bob' }, ADMIN);
   await store.clients.create({ ...client('c-expiring'), expiresAt: '2031-01-01T00:00:00.000Z' }, ADMIN);
   await store.clients.create({ ...client('c-legacy'), createdAt: '2019-05-05T05:05:05.000Z' });
+  await store.webhooks.createSubscription(
+    {
+      id: 'Swebhook000000000000000001',
+      clientId: 'c-active',
+      url: 'https://shop.example.com/hooks/catalog',
+      description: 'Web shop',
+      eventTypes: ['product.created', 'product.changed'],
+      enabled: true,
+      secretSealed: 'sealed-by-the-api',
+      createdBy: ADA,
+    },
+    ADMIN,
+  );
 
   await store.adminUsers.create(
     { email: 'Ada@Example.com', passwordHash: 'scrypt$ada', groups: ['admins'] },
@@ -231,6 +245,7 @@ describe('catalog copy from SQLite to PostgreSQL', () => {
       { table: 'product_relations', rows: 3 },
       { table: 'product_channel_visibility', rows: 3 },
       { table: 'm2m_clients', rows: 4 },
+      { table: 'webhook_subscriptions', rows: 1 },
       { table: 'admin_users', rows: 2 },
       { table: 'audit_events', rows: copied.audit.length },
       { table: 'change_feed', rows: 12 },
@@ -286,6 +301,17 @@ describe('catalog copy from SQLite to PostgreSQL', () => {
     ]);
     const channel = await target.webChannels.create({ slug: 'new-channel' });
     expect(await target.webChannels.get('new-channel')).toEqual(channel);
+  });
+
+  it('carries the webhook subscriptions, secrets sealed as they were, hearing only of writes made after the copy', async () => {
+    expect(await target.webhooks.listSubscriptions()).toEqual([
+      expect.objectContaining({ id: 'Swebhook000000000000000001', secretSealed: 'sealed-by-the-api' }),
+    ]);
+    const enqueued = await target.webhooks.enqueueChanges(1000);
+    expect(enqueued.through).toBe(enqueued.head);
+    const claimed = await target.webhooks.claimDue({ limit: 10, perSubscription: 10, leaseMs: 60_000 });
+    // The product the test before created on the target; nothing of the copied history.
+    expect(claimed.map((delivery) => delivery.eventType)).toEqual(['product.created']);
   });
 
   it('refuses a target that holds a record and leaves it unchanged', async () => {
