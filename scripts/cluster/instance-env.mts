@@ -49,6 +49,9 @@ export function catalogApiEnv(shared: ClusterShared, instance: InstancePlace): R
     CATALOG_API_PORT: String(instance.port),
     SYNC_TOKEN_SECRET: shared.syncTokenSecret,
     AUTH_CA_FILE: shared.caFile,
+    // Webhook endpoints on the cluster's own certificate are trusted, as a single server trusts its
+    // local CA: a receiver beside a development cluster works as one beside `pnpm start` does.
+    WEBHOOK_CA_FILE: shared.caFile,
   };
 }
 

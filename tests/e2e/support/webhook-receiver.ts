@@ -21,6 +21,11 @@ export interface WebhookReceiver {
   readonly received: ReceivedWebhook[];
   /** How the next requests are answered (204 until told otherwise). */
   answerWith(answer: (request: ReceivedWebhook) => WebhookAnswer): void;
+  /**
+   * The client-side ports of the requests held open by `hang` whose connection is still up: which
+   * process sent them can be told from its sockets.
+   */
+  heldPorts(): number[];
   /** Resolves once `predicate` holds over what was received; checked after each request. */
   until(predicate: (received: readonly ReceivedWebhook[]) => boolean, what: string): Promise<void>;
   close(): Promise<void>;
@@ -54,8 +59,10 @@ export async function startWebhookReceiver(dataDir: string): Promise<WebhookRece
       };
       received.push(webhook);
       const reply = answer(webhook);
-      if (reply === 'hang') hanging.add(response);
-      else {
+      if (reply === 'hang') {
+        hanging.add(response);
+        response.on('close', () => hanging.delete(response));
+      } else {
         response.writeHead(reply.status, reply.headers);
         response.end();
       }
@@ -67,6 +74,7 @@ export async function startWebhookReceiver(dataDir: string): Promise<WebhookRece
   return {
     url: (path = '/hooks/catalog') => `https://localhost:${port}${path}`,
     received,
+    heldPorts: () => [...hanging].flatMap((response) => response.socket?.remotePort ?? []),
     answerWith(next) {
       answer = next;
     },
