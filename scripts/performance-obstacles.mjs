@@ -88,6 +88,18 @@ export const OBSTACLES = {
         'What the peak is made of (from /proc/<pid>/smaps and V8’s heap statistics during a 1M pass): the Node binary’s mapped code, about 58 MB; glibc’s heap holding the TLS and HTTP client’s and the sink’s buffers, 70–100 MB and varying from run to run with fragmentation; the V8 heap, 30–50 MB with the young generation held to 8 MB (the runner re-executes itself with `--max-semi-space-size=4` and glibc’s mmap threshold at 128 KiB; 365 MB before); and the set of ids the pass has seen (16–43 bytes a product, to count a product served twice once, spec 4.4 step 6), which grows with the catalogue. Exact counting in fixed memory would need that set on disk.',
     },
   ],
+  webhooks: [
+    {
+      goal: /^change-to-delivery p99/,
+      obstacle:
+        'Throughput, not latency per event: 1,000 writes a second to 10 subscriptions ask for some 10,000 signed HTTPS requests a second, and one API instance delivered about 2,300 a second, so the queue grew for the writer’s whole minute and the p99 is the time the last events waited. On this two-core machine the API, the receiver (one HTTPS server accepting every request) and the writer share the cores, and the API’s delivery work is each request’s TLS write and response parse, its signature, and its share of one transaction a round on the embedded database (profiled at 20,000 products: about a third of the process’s time in the write transactions, a fifth in the HTTP client; the rest idle, waiting on answers and the database lock held by the writer’s process). What removed most of the cost so far (issue 31): claim queries on indexes of their own (SQLite read each subscription’s whole delivery log on every claim: 40 events a second), then one transaction per round for every attempt settled meanwhile. What would lift the ceiling: delivering from a worker thread of its own (its database connection and HTTP client off the main thread), and on PostgreSQL, several instances, whose claims the outbox already shares out (SKIP LOCKED).',
+    },
+    {
+      goal: /^writes with 10 subscriptions/,
+      obstacle:
+        'The bench’s writer is another process on the same SQLite file: each of the worker’s rounds holds the one write lock for its transaction, and a writer that meets it waits in SQLite’s busy handler, which sleeps in steps of 1 ms and more. Rounds 20 ms apart rather than 5 took the writer from about 0.5× to 0.84–0.94× in runs at 20,000 products; the run here, at 100,000 products, is the low end. In a deployment the writes reach SQLite through the API process itself (one connection, no lock to wait for), and on PostgreSQL the rounds lock only the rows they claim.',
+    },
+  ],
   load: [
     {
       goal: /≥ 10,000 products\/s/,
