@@ -1,4 +1,4 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { isChangedElsewhere, type Tagged } from '../../api/client.ts';
 import type {
   WebhookEventType,
@@ -9,7 +9,6 @@ import { closeOnEscape } from '../../components/close-on-escape.ts';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { describedBy, FieldErrorText } from '../../components/FieldError.tsx';
 import { SubmitButton } from '../../components/SubmitButton.tsx';
-import { focusAfterRender } from '../../focus-on-navigation.ts';
 import { useSubmission } from '../../forms/use-submission.ts';
 import { EventTypeCheckboxes } from './EventTypeCheckboxes.tsx';
 import { useWebhookApi } from './use-webhook-api.ts';
@@ -65,9 +64,6 @@ export function EditSubscriptionForm({
     (signal?: AbortSignal) =>
       api.getSubscription(subscription.id, signal).then(
         (tagged) => {
-          // The fields open once the current version is in: the first of them takes the focus then
-          // (an autofocus would find it still disabled).
-          if (signal !== undefined) focusAfterRender(() => document.getElementById(`${prefix}-url`));
           setBase(tagged);
           setLoadError(null);
           setUrl(tagged.value.url);
@@ -85,6 +81,16 @@ export function EditSubscriptionForm({
     void open(controller.signal);
     return () => controller.abort();
   }, [open]);
+  // The fields open once the current version is in: the first of them takes the focus after the
+  // render that enabled it (an autofocus, or a focus timed by the next frame, can find it still
+  // disabled on a busy machine: the focus then stays on the Edit button).
+  const loaded = base !== null;
+  const focusedOnOpen = useRef(false);
+  useEffect(() => {
+    if (!loaded || focusedOnOpen.current) return;
+    focusedOnOpen.current = true;
+    document.getElementById(`${prefix}-url`)?.focus();
+  }, [loaded]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
