@@ -181,9 +181,8 @@ export class RecordWebhookStore implements WebhookStore {
   }
 
   async claimDue(options: ClaimOptions): Promise<ClaimedDelivery[]> {
-    // Read first, and take the write lock only when something may be due. Transaction times run
-    // ahead of the clock under a burst of writes (each is later than the one before), so the read
-    // looks a little ahead; the claim itself compares with its own transaction's time.
+    // Read first, and take the write lock only when something is due, or falls due within the
+    // lookahead (the claim itself compares with the wall clock, as the due times are written).
     const probe = await this.#engine.direct(() => roundProbe(Date.now() + DUE_LOOKAHEAD_MS));
     if (!probe.due) return [];
     return this.#engine.write(() => claimDue(this.#engine.dialect, options));
