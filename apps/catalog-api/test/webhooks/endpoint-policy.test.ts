@@ -131,7 +131,7 @@ describe('endpoint rules when the guarded agent connects', () => {
 
   it('refuses at connect a name that resolves to loopback now though it resolved to a public address when checked (DNS rebinding)', async () => {
     const agent = agentResolvingTo(['127.0.0.1']);
-    const send = createWebhookSender({ dispatcher: agent, policy: STRICT, resolve: publicResolver }).send;
+    const send = createWebhookSender({ dispatcher: agent, policy: STRICT }).send;
     const outcome = await send({
       url: `https://rebind.example:${receiver.port}/rebound`,
       messageId: 'msg_rebind',

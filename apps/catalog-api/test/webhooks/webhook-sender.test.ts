@@ -140,6 +140,28 @@ describe('webhook sender: how answers are classified', () => {
     expect(receiver.receivedAt('/untrusted')).toEqual([]);
   });
 
+  it('a name that does not resolve when the attempt connects is a retry (DNS may come back), not a refusal that gives the event up', async () => {
+    const agent = createGuardedAgent({
+      policy: DEV,
+      caCertificates: [receiver.ca],
+      connectTimeoutMs: 30_000,
+      responseTimeoutMs: 30_000,
+      connectionsPerOrigin: 1,
+      lookup: (hostname, _options, callback) =>
+        callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '', 4),
+    });
+    agents.push(agent);
+    const outcome = await createWebhookSender({ dispatcher: agent, policy: DEV }).send(
+      message('/', { url: `https://gone-from-dns.example:${receiver.port}/unresolved` }),
+    );
+    expect(outcome).toMatchObject({
+      kind: 'retry',
+      statusCode: null,
+      error: 'the host name does not resolve',
+    });
+    expect(receiver.receivedAt('/unresolved')).toEqual([]);
+  });
+
   it('a closed port is a retry: connection refused', async () => {
     const closed = await sender().send(message('/', { url: 'https://127.0.0.1:1/closed' }));
     expect(closed).toMatchObject({ kind: 'retry', statusCode: null, error: 'connection refused' });

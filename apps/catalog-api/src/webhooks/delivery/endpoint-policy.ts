@@ -85,14 +85,12 @@ export function checkAddress(address: string, policy: EndpointPolicy, host = add
 }
 
 /**
- * An endpoint an administrator may subscribe: `https:`, without credentials, on a host whose every
- * address is public (unless the development setting allows private networks).
+ * The rules an endpoint URL must follow whatever its host resolves to: a URL, `https:`, without
+ * credentials, not a forbidden IP literal nor a loopback name. Returns the host to resolve, or
+ * undefined for an IP literal (checked here). Synchronous: each attempt checks it, and the
+ * connection's guarded lookup checks the addresses the name resolves to.
  */
-export async function checkEndpointUrl(
-  url: string,
-  policy: EndpointPolicy,
-  resolve: Resolver = resolveAll,
-): Promise<void> {
+export function checkEndpointForm(url: string, policy: EndpointPolicy): string | undefined {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -104,10 +102,27 @@ export async function checkEndpointUrl(
     throw new EndpointRefusedError('must not carry a user name or password');
   // The URL parser has already normalised 0x7f.1 and 2130706433 to 127.0.0.1.
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) !== 0) return checkAddress(host, policy);
+  if (isIP(host) !== 0) {
+    checkAddress(host, policy);
+    return undefined;
+  }
   const name = host.replace(/\.$/, '');
   if (!policy.allowPrivateNetworks && (name === 'localhost' || name.endsWith('.localhost')))
     throw new EndpointRefusedError(`${name} is a loopback name`);
+  return host;
+}
+
+/**
+ * An endpoint an administrator may subscribe: its form (above), on a host whose every address is
+ * public (unless the development setting allows private networks).
+ */
+export async function checkEndpointUrl(
+  url: string,
+  policy: EndpointPolicy,
+  resolve: Resolver = resolveAll,
+): Promise<void> {
+  const host = checkEndpointForm(url, policy);
+  if (host === undefined) return;
   let addresses: string[];
   try {
     addresses = await resolve(host);
