@@ -70,6 +70,7 @@ try {
       });
       const webhooks = await startWebhookDelivery({
         config: config.webhooks,
+        location: engines.records,
         store: store.webhooks,
         secretPepper,
         observer: metrics.webhookObserver,

@@ -28,7 +28,7 @@ beforeAll(async () => {
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
       WEBHOOK_POLL_MS: '50',
       // The held requests must still be under way when the test kills their sender, however slow
-      // the machine; the lease (these and a 10 s margin) then ends half a minute after the kill.
+      // the machine; the lease (twice these, and a 10 s margin) then ends under a minute after the kill.
       WEBHOOK_CONNECT_TIMEOUT_MS: '1000',
       WEBHOOK_RESPONSE_TIMEOUT_MS: '20000',
       WEBHOOK_CONCURRENCY_PER_ENDPOINT: String(IN_FLIGHT),

@@ -65,7 +65,7 @@ export interface WebhookConfig {
   readonly caFile: string | undefined;
   readonly connectTimeoutMs: number;
   readonly responseTimeoutMs: number;
-  /** Deliveries in flight to one subscription's endpoint at once, over every instance. */
+  /** Attempts under way to one subscription's endpoint at once from one instance (twice that claimed over all). */
   readonly concurrencyPerEndpoint: number;
   /** How often an idle worker looks for new changes and due retries. */
   readonly pollMs: number;

@@ -1,18 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type {
-  AttemptOutcome,
-  AttemptResult,
-  ClaimedDelivery,
-  DeliveryRoundResult,
-  WebhookStore,
-} from '@catalog/store';
+import type { AttemptOutcome, AttemptResult, ClaimedDelivery, DeliveryRoundResult } from '@catalog/store';
 import type { Logger } from 'pino';
 import type { DeliveryOutcome, WebhookSender } from './delivery/send-webhook.ts';
 import type { AttemptCount, WebhookDeliveryObserver } from './delivery-observer.ts';
 import { eventBody } from './event-body.ts';
+import type { DeliveryOutbox } from './outbox/delivery-outbox.ts';
 
 export interface DeliveryWorkerDeps {
-  store: WebhookStore;
+  outbox: DeliveryOutbox;
   send: WebhookSender['send'];
   /** Milliseconds until the next attempt after `failedAttempts` failures, or null to give up. */
   retryDelay(failedAttempts: number, retryAfterMs: number | null): number | null;
@@ -20,17 +15,28 @@ export interface DeliveryWorkerDeps {
   unseal(sealed: string, subscriptionId: string): string;
   observer: WebhookDeliveryObserver;
   logger: Logger;
-  /** Deliveries in flight to one subscription's endpoint, over every instance. */
+  /** Attempts under way to one subscription's endpoint from this process at once. */
   concurrencyPerEndpoint: number;
   /** How often an idle worker looks for new changes and due retries. */
   pollMs: number;
-  /** How long a claim holds: past it, another instance takes over the delivery (this one died). */
+  /**
+   * How long a claim holds: past it, another instance takes over the delivery (this one died). It
+   * must cover CLAIM_WINDOW attempts one after the other (a claimed delivery may wait for a slot).
+   */
   leaseMs: number;
   now?: () => Date;
 }
 
-/** Deliveries in flight in this process at most, over every endpoint. */
-const MAX_IN_FLIGHT = 256;
+/** Deliveries claimed and not yet settled in this process at most, over every endpoint. */
+export const MAX_HELD = 512;
+/**
+ * A subscription's claims outstanding, over every instance, as a multiple of the attempts sent to it
+ * at once. With one (claims = attempts) a round found the slots of every attempt answered during the
+ * round before still taken, since those are recorded only by the next one: rounds claimed in turn
+ * everything and nothing, and the endpoint waited half the time. The second window's claims wait
+ * here for a slot (so a lease covers two attempts) and go as soon as one frees, between rounds.
+ */
+export const CLAIM_WINDOW = 2;
 /** Change-feed entries turned into deliveries per transaction. */
 const ENQUEUE_BATCH = 1000;
 /** A busy worker's rounds start this far apart at least. */
@@ -52,7 +58,12 @@ interface SettledAttempt {
 export class WebhookDeliveryWorker {
   readonly #deps: DeliveryWorkerDeps;
   readonly #now: () => Date;
+  /** The attempts under way. */
   readonly #inFlight = new Set<Promise<void>>();
+  /** Per subscription: attempts under way, and claimed deliveries waiting for one of its slots. */
+  readonly #sending = new Map<string, number>();
+  readonly #waiting = new Map<string, ClaimedDelivery[]>();
+  #held = 0;
   #running = false;
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
@@ -70,7 +81,7 @@ export class WebhookDeliveryWorker {
   start(): void {
     if (this.#running) return;
     this.#running = true;
-    this.#deps.observer.watchQueue(() => this.#deps.store.queueDepth());
+    this.#deps.observer.watchQueue(() => this.#deps.outbox.queueDepth());
     this.#loop = this.#run();
   }
 
@@ -79,7 +90,8 @@ export class WebhookDeliveryWorker {
     this.#running = false;
     this.#wakeUp();
     await this.#loop;
-    await Promise.allSettled([...this.#inFlight]);
+    // Each attempt that ends starts the next one waiting for its subscription's slot.
+    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
     while (this.#settled.length > 0)
       await this.#round(false).catch(() => {
         // Logged by the round; their leases end and another process attempts them again.
@@ -115,15 +127,19 @@ export class WebhookDeliveryWorker {
   async #round(claiming: boolean): Promise<boolean> {
     this.#wokenDuringRound = false;
     const settled = this.#settled.splice(0, RECORD_BATCH);
-    const room = MAX_IN_FLIGHT - this.#inFlight.size;
+    const room = MAX_HELD - this.#held;
     let round: DeliveryRoundResult;
     try {
-      round = await this.#deps.store.deliveryRound({
+      round = await this.#deps.outbox.deliveryRound({
         settled: settled.map((attempt) => attempt.result),
         enqueueLimit: ENQUEUE_BATCH,
         claim:
           claiming && room > 0
-            ? { limit: room, perSubscription: this.#deps.concurrencyPerEndpoint, leaseMs: this.#deps.leaseMs }
+            ? {
+                limit: room,
+                perSubscription: CLAIM_WINDOW * this.#deps.concurrencyPerEndpoint,
+                leaseMs: this.#deps.leaseMs,
+              }
             : null,
       });
     } catch (error) {
@@ -136,15 +152,38 @@ export class WebhookDeliveryWorker {
       throw error;
     }
     for (const attempt of settled) this.#observe(attempt);
-    for (const delivery of round.claimed) {
-      const attempt = this.#attempt(delivery).finally(() => {
-        this.#inFlight.delete(attempt);
-        // A settled attempt frees room, and may free the next event of the same record: a round at once.
-        this.#wakeUp();
-      });
-      this.#inFlight.add(attempt);
-    }
+    for (const delivery of round.claimed) this.#hold(delivery);
     return settled.length > 0 || round.claimed.length > 0 || round.enqueued.through < round.enqueued.head;
+  }
+
+  #hold(delivery: ClaimedDelivery): void {
+    this.#held += 1;
+    const { subscriptionId } = delivery;
+    if ((this.#sending.get(subscriptionId) ?? 0) < this.#deps.concurrencyPerEndpoint) {
+      this.#launch(delivery);
+      return;
+    }
+    const queue = this.#waiting.get(subscriptionId);
+    if (queue === undefined) this.#waiting.set(subscriptionId, [delivery]);
+    else queue.push(delivery);
+  }
+
+  #launch(delivery: ClaimedDelivery): void {
+    const { subscriptionId } = delivery;
+    this.#sending.set(subscriptionId, (this.#sending.get(subscriptionId) ?? 0) + 1);
+    const attempt = this.#attempt(delivery).finally(() => {
+      this.#inFlight.delete(attempt);
+      this.#held -= 1;
+      const sending = (this.#sending.get(subscriptionId) ?? 1) - 1;
+      if (sending === 0) this.#sending.delete(subscriptionId);
+      else this.#sending.set(subscriptionId, sending);
+      const next = this.#waiting.get(subscriptionId)?.shift();
+      if (next !== undefined) this.#launch(next);
+      if (this.#waiting.get(subscriptionId)?.length === 0) this.#waiting.delete(subscriptionId);
+      // A settled attempt frees room, and may free the next event of the same record: a round at once.
+      this.#wakeUp();
+    });
+    this.#inFlight.add(attempt);
   }
 
   #idle(): Promise<void> {
