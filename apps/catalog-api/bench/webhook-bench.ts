@@ -5,6 +5,8 @@
 // delivering as in production) by this process. Figures, each with its baseline from the same run:
 // - writes a second with 10 subscriptions against the same writer with none;
 // - change-to-delivery latency (commit → the receiver's 2xx), p50/p99, with a healthy receiver;
+// - deliveries a second against what the writer asked, and against the machine's HTTPS ceiling (the
+//   API's sender and the receiver alone, measured first: bench/https-ceiling.ts);
 // - a receiver down for BENCH_WEBHOOK_OUTAGE_SECONDS (600) while the writer runs, then back (a trickle
 //   of one write a second goes on, as a live catalogue does): every event delivered, none accepted
 //   twice in the delivery log's successful attempts, order per product kept, time to drain.
@@ -31,6 +33,7 @@ import {
   webhookSecretSealingKey,
 } from '../src/webhooks/delivery/webhook-secret-sealing.ts';
 import { prepareBenchCatalogue } from './bench-catalogue.ts';
+import { measureHttpsCeiling } from './https-ceiling.ts';
 
 const env = process.env;
 const PRODUCTS = Number(env.BENCH_WEBHOOK_PRODUCTS ?? '100000');
@@ -40,6 +43,10 @@ const OUTAGE_SECONDS = Number(env.BENCH_WEBHOOK_OUTAGE_SECONDS ?? '600');
 const SUBSCRIPTIONS = 10;
 /** Longest wait for the outbox to drain after a phase, before the bench reports what it saw. */
 const DRAIN_LIMIT_MS = Number(env.BENCH_WEBHOOK_DRAIN_SECONDS ?? '1800') * 1000;
+/** Events the sender posts alone, with nothing else running, to measure the machine's HTTPS ceiling. */
+const CEILING_MESSAGES = Number(env.BENCH_WEBHOOK_CEILING_MESSAGES ?? '60000');
+/** The API's default deliveries in flight per endpoint (WEBHOOK_CONCURRENCY_PER_ENDPOINT). */
+const PER_ENDPOINT = Number(env.WEBHOOK_CONCURRENCY_PER_ENDPOINT ?? '16');
 const LATENCY_GOAL_MS = 1000;
 const THROUGHPUT_GOAL = 0.9;
 
@@ -135,7 +142,11 @@ interface ReceiverStats {
   max: number | null;
 }
 
-async function startReceiver(): Promise<{ port: number; control(path: string): Promise<ReceiverStats> }> {
+async function startReceiver(): Promise<{
+  port: number;
+  ca: string;
+  control(path: string): Promise<ReceiverStats>;
+}> {
   const child = spawn(process.execPath, [here('./webhook-receiver.ts'), dataDir], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -152,6 +163,7 @@ async function startReceiver(): Promise<{ port: number; control(path: string): P
   const dispatcher = new Agent({ connect: { ca } });
   return {
     port,
+    ca,
     async control(path) {
       const answer = await request(`https://localhost:${port}${path}`, { method: 'POST', dispatcher });
       return (await answer.body.json()) as ReceiverStats;
@@ -211,6 +223,16 @@ const figures: Figure[] = [];
 const notes: string[] = [];
 try {
   const receiver = await startReceiver();
+  // Before the API starts, so that nothing else runs beside the sender and the receiver.
+  log(`the machine's HTTPS ceiling: ${CEILING_MESSAGES} events sent with no database, outbox or writer`);
+  const ceiling = await measureHttpsCeiling({
+    port: receiver.port,
+    ca: receiver.ca,
+    endpoints: SUBSCRIPTIONS,
+    perEndpoint: PER_ENDPOINT,
+    messages: CEILING_MESSAGES,
+  });
+  await receiver.control('/__reset');
   const api = await spawnService({
     entry: here('../src/main.ts'),
     env: {
@@ -290,6 +312,16 @@ try {
       group: 'Healthy receiver',
     },
     {
+      // The same figure against what the sender and the receiver manage alone on this machine:
+      // how much of the machine's HTTPS capacity is left to deliveries beside the writer and the outbox.
+      name: "deliveries a second vs the machine's HTTPS ceiling (sender and receiver alone)",
+      value: Math.round((healthy.distinct / (SECONDS + drainSeconds)) * 10) / 10,
+      unit: 'events/s',
+      baseline: Math.round(ceiling.perSecond),
+      ratio: Number((healthy.distinct / (SECONDS + drainSeconds) / ceiling.perSecond).toFixed(3)),
+      group: 'Healthy receiver',
+    },
+    {
       name: 'drain after the writer stopped',
       value: Number(drainSeconds.toFixed(1)),
       unit: 's',
@@ -355,6 +387,9 @@ try {
     `writes with ${SUBSCRIPTIONS} subscriptions ≥ ${THROUGHPUT_GOAL}× without: ${watched.perSecond / alone.perSecond >= THROUGHPUT_GOAL ? 'met' : 'NOT met'} (${(watched.perSecond / alone.perSecond).toFixed(3)}×)`,
     `receiver down ${OUTAGE_SECONDS} s: every event delivered, none twice, order kept: ${outageLog.open === 0 && outageLog.twiceDelivered === 0 && outage.outOfOrder === 0 ? 'met' : 'NOT met'}`,
   ];
+  notes.push(
+    `The machine's HTTPS ceiling in this run: ${Math.round(ceiling.perSecond)} events/s with the sender and the receiver alone (${(ceiling.perSecond / (watched.perSecond * SUBSCRIPTIONS)).toFixed(2)}× what the writer asked: ${Math.round(watched.perSecond * SUBSCRIPTIONS)}/s).`,
+  );
   for (const goal of goals) log(goal);
   writeBenchResults(new URL('../.bench/webhooks-results.json', import.meta.url), {
     part: 'webhooks',
@@ -366,6 +401,7 @@ try {
       seconds: SECONDS,
       subscriptions: SUBSCRIPTIONS,
       outageSeconds: OUTAGE_SECONDS,
+      ceilingMessages: CEILING_MESSAGES,
     },
     figures,
     notes: [...goals, ...notes],
