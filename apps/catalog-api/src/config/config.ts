@@ -42,6 +42,12 @@ const catalogApiOwnEnv = clientSecretPepperEnv.extend(syncTokenSecretEnv.shape).
   WEBHOOK_RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(1, 'must be at least 1 (ms)').default(10_000),
   WEBHOOK_CONCURRENCY_PER_ENDPOINT: z.coerce.number().int().min(1, 'must be at least 1').max(64).default(16),
   WEBHOOK_POLL_MS: z.coerce.number().int().min(1, 'must be at least 1 (ms)').default(250),
+  WEBHOOK_LOG_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1, 'must be at least 1 (day)')
+    .max(3650)
+    .default(30),
   // Milliseconds between attempts, comma-separated; unset, the Standard Webhooks schedule (over 24 h).
   WEBHOOK_RETRY_SCHEDULE_MS: z
     .string()
@@ -69,6 +75,8 @@ export interface WebhookConfig {
   readonly concurrencyPerEndpoint: number;
   /** How often an idle worker looks for new changes and due retries. */
   readonly pollMs: number;
+  /** Days finished deliveries stay in the delivery log; older ones are deleted hourly. */
+  readonly logRetentionDays: number;
   /** Delays between attempts; undefined: the Standard Webhooks schedule. */
   readonly retryScheduleMs: readonly number[] | undefined;
 }
@@ -165,6 +173,7 @@ export function loadCatalogApiConfig(
       responseTimeoutMs: extra.WEBHOOK_RESPONSE_TIMEOUT_MS,
       concurrencyPerEndpoint: extra.WEBHOOK_CONCURRENCY_PER_ENDPOINT,
       pollMs: extra.WEBHOOK_POLL_MS,
+      logRetentionDays: extra.WEBHOOK_LOG_RETENTION_DAYS,
       retryScheduleMs: extra.WEBHOOK_RETRY_SCHEDULE_MS,
     }),
   });

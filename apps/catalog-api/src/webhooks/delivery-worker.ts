@@ -24,6 +24,8 @@ export interface DeliveryWorkerDeps {
    * must cover CLAIM_WINDOW attempts one after the other (a claimed delivery may wait for a slot).
    */
   leaseMs: number;
+  /** How long finished deliveries stay in the delivery log (WEBHOOK_LOG_RETENTION_DAYS). */
+  logRetentionMs: number;
   now?: () => Date;
 }
 
@@ -43,6 +45,10 @@ const ENQUEUE_BATCH = 1000;
 const BUSY_ROUND_INTERVAL_MS = 20;
 /** Attempts recorded per round at most. */
 const RECORD_BATCH = 500;
+/** How often the delivery log is cut to its retention (and once at start). */
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+/** Deliveries deleted per transaction while pruning: rounds run between them. */
+const PRUNE_BATCH = 1000;
 
 interface SettledAttempt {
   delivery: ClaimedDelivery;
@@ -66,6 +72,8 @@ export class WebhookDeliveryWorker {
   #held = 0;
   #running = false;
   #loop: Promise<void> | undefined;
+  #pruning: Promise<void> | undefined;
+  readonly #stopping = new AbortController();
   #wake: (() => void) | undefined;
   #timer: NodeJS.Timeout | undefined;
   /** An attempt settled while a round ran (no idle wait to end): the loop must not then sleep. */
@@ -83,13 +91,16 @@ export class WebhookDeliveryWorker {
     this.#running = true;
     this.#deps.observer.watchQueue(() => this.#deps.outbox.queueDepth());
     this.#loop = this.#run();
+    this.#pruning = this.#pruneHourly();
   }
 
   /** Stops claiming, and waits for the attempts under way to be recorded. */
   async stop(): Promise<void> {
     this.#running = false;
+    this.#stopping.abort();
     this.#wakeUp();
     await this.#loop;
+    await this.#pruning;
     // Each attempt that ends starts the next one waiting for its subscription's slot.
     while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
     while (this.#settled.length > 0)
@@ -116,6 +127,33 @@ export class WebhookDeliveryWorker {
       const rest = BUSY_ROUND_INTERVAL_MS - (performance.now() - startedAt);
       if (rest > 0) await sleep(rest);
     }
+  }
+
+  async #pruneHourly(): Promise<void> {
+    while (this.#running) {
+      await this.#prune();
+      await sleep(PRUNE_EVERY_MS, undefined, { signal: this.#stopping.signal }).catch(() => undefined);
+    }
+  }
+
+  /** Deletes the finished deliveries older than the retention, a batch a transaction. */
+  async #prune(): Promise<void> {
+    const before = new Date(this.#now().getTime() - this.#deps.logRetentionMs);
+    let pruned = 0;
+    try {
+      for (;;) {
+        const deleted = await this.#deps.outbox.pruneDeliveries(before, PRUNE_BATCH);
+        pruned += deleted;
+        if (deleted < PRUNE_BATCH || !this.#running) break;
+      }
+    } catch (error) {
+      this.#deps.logger.warn({ err: error }, 'webhook delivery log: could not be pruned; trying again later');
+    }
+    if (pruned > 0)
+      this.#deps.logger.info(
+        { pruned, before: before.toISOString() },
+        'webhook delivery log: finished deliveries past their retention deleted',
+      );
   }
 
   /**

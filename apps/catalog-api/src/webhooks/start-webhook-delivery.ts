@@ -49,6 +49,7 @@ export async function startWebhookDelivery(options: {
     concurrencyPerEndpoint: config.concurrencyPerEndpoint,
     pollMs: config.pollMs,
     leaseMs: CLAIM_WINDOW * (config.connectTimeoutMs + config.responseTimeoutMs) + LEASE_MARGIN_MS,
+    logRetentionMs: config.logRetentionDays * 24 * 60 * 60 * 1000,
   });
   worker.start();
   return {

@@ -52,6 +52,12 @@ export interface WebhookStore {
   listAttempts(deliveryId: string): Promise<WebhookAttempt[]>;
   /** Queues finished deliveries again (their ids unchanged); returns how many. */
   redeliver(subscriptionId: string, selection: RedeliverySelection, audit?: AuditContext): Promise<number>;
+  /**
+   * Deletes finished deliveries (succeeded, failed, cancelled) queued before `before`, oldest first,
+   * at most `limit`, with their attempts, in one transaction; returns how many. Never one waiting or
+   * under way. What is deleted leaves the delivery log and can no longer be redelivered.
+   */
+  pruneDeliveries(before: Date, limit: number): Promise<number>;
 
   /**
    * Turns the change-feed entries after the outbox's cursor (at most `limit`) into deliveries for the

@@ -24,6 +24,7 @@ import {
   claimDue,
   cursorAndHead,
   enqueueChanges,
+  pruneDeliveries,
   recordAttempts,
   redeliver,
   roundProbe,
@@ -171,6 +172,11 @@ export class RecordWebhookStore implements WebhookStore {
           : [];
       return { enqueued, claimed };
     });
+  }
+
+  pruneDeliveries(before: Date, limit: number): Promise<number> {
+    const { dialect } = this.#engine;
+    return this.#engine.write(() => pruneDeliveries(dialect, before.getTime(), limit));
   }
 
   async enqueueChanges(limit: number): Promise<EnqueueResult> {

@@ -510,3 +510,24 @@ export function* redeliver(
   if (audit !== undefined) yield* appendAuditEvent(redeliveryEvent(audit, subscriptionId, selection, queued));
   return queued;
 }
+
+/**
+ * The delivery log's retention: finished deliveries queued before `before`, oldest first (the
+ * primary key's order, where the oldest are), and their attempts.
+ */
+export function* pruneDeliveries(dialect: SqlDialect, before: number, limit: number): RecordWork<number> {
+  const pruned = yield* rows<{ id: string }>(
+    `DELETE FROM webhook_deliveries WHERE seq IN (
+       SELECT seq FROM webhook_deliveries WHERE status IN ('succeeded', 'failed', 'cancelled') AND created_at < ?
+       ORDER BY seq LIMIT ?)
+     RETURNING id`,
+    before,
+    limit,
+  );
+  if (pruned.length > 0)
+    yield* run(
+      `DELETE FROM webhook_attempts WHERE ${dialect.inList('delivery_id')}`,
+      dialect.list(pruned.map((delivery) => delivery.id)),
+    );
+  return pruned.length;
+}

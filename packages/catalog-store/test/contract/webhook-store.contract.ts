@@ -448,6 +448,37 @@ export function webhookStoreContract(factory: RecordStoreFactory): void {
       expect(await store.webhooks.queueDepth()).toEqual({ pending: 0, feedBacklog: 0 });
     });
 
+    it('prunes finished deliveries queued before the cutoff with their attempts, oldest first and at most the limit, never one waiting or under way', async () => {
+      const client = await store.clients.create(aClient());
+      const subscription = await store.webhooks.createSubscription(aSubscription(client.clientId));
+      for (let i = 0; i < 3; i += 1) await store.products.create(aProduct());
+      await drain(store);
+      const finished = await deliverAll(store);
+      for (let i = 0; i < 2; i += 1) await store.products.create(aProduct());
+      await drain(store);
+      const [underWay] = await store.webhooks.claimDue({ ...CLAIM, limit: 1 });
+      expect(underWay).toBeDefined();
+      const later = new Date(Date.now() + 60_000);
+
+      expect(await store.webhooks.pruneDeliveries(new Date(0), 10)).toBe(0);
+      expect(await store.webhooks.pruneDeliveries(later, 2)).toBe(2);
+      const log = await store.webhooks.listDeliveries(subscription.id, { limit: 10 });
+      expect(log.deliveries.map((delivery) => delivery.id).sort()).toEqual(
+        [
+          finished[2]?.id,
+          underWay?.id,
+          ...log.deliveries.filter((d) => d.status === 'pending').map((d) => d.id),
+        ].sort(),
+      );
+      expect(await store.webhooks.listAttempts(finished[0]?.id as string)).toEqual([]);
+      expect(await store.webhooks.listAttempts(finished[2]?.id as string)).toHaveLength(1);
+
+      expect(await store.webhooks.pruneDeliveries(later, 10)).toBe(1);
+      expect(await store.webhooks.pruneDeliveries(later, 10)).toBe(0);
+      const open = await store.webhooks.listDeliveries(subscription.id, { limit: 10 });
+      expect(open.deliveries.map((delivery) => delivery.status).sort()).toEqual(['delivering', 'pending']);
+    });
+
     it('lets two processes enqueue and claim at once without queueing or claiming anything twice', async () => {
       const other = await openStoreAt(JSON.stringify(handle.location));
       try {

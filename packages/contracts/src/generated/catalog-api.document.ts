@@ -2685,7 +2685,7 @@ export const catalogApiDocument = {
       "get": {
         "operationId": "listWebhookDeliveries",
         "summary": "The delivery log of a subscription (admin)",
-        "description": "Deliveries newest first, one page at a time (pass `nextBefore` as `before`). Each is one event for this\nsubscription: its status, how many attempts it took, the last attempt's status code, latency and error,\nand when the next attempt is due.\n",
+        "description": "Deliveries newest first, one page at a time (pass `nextBefore` as `before`). Each is one event for this\nsubscription: its status, how many attempts it took, the last attempt's status code, latency and error,\nand when the next attempt is due. Finished deliveries leave the log, with their attempts, once the\nserver's retention has passed since they were queued (30 days unless configured otherwise).\n",
         "tags": [
           "Webhooks"
         ],

@@ -645,7 +645,8 @@ export interface paths {
          * The delivery log of a subscription (admin)
          * @description Deliveries newest first, one page at a time (pass `nextBefore` as `before`). Each is one event for this
          *     subscription: its status, how many attempts it took, the last attempt's status code, latency and error,
-         *     and when the next attempt is due.
+         *     and when the next attempt is due. Finished deliveries leave the log, with their attempts, once the
+         *     server's retention has passed since they were queued (30 days unless configured otherwise).
          */
         get: operations["listWebhookDeliveries"];
         put?: never;

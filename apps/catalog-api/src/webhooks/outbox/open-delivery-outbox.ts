@@ -13,6 +13,7 @@ export async function openDeliveryOutbox(
   if (location.engine === 'sqlite') return new ThreadedOutbox(location).open();
   return {
     deliveryRound: (round) => store.deliveryRound(round),
+    pruneDeliveries: (before, limit) => store.pruneDeliveries(before, limit),
     queueDepth: () => store.queueDepth(),
     close: async () => undefined,
   };

@@ -7,8 +7,9 @@ export interface OutboxThreadSetup {
 
 export type OutboxThreadRequest =
   | { id: number; method: 'deliveryRound'; round: DeliveryRound }
+  | { id: number; method: 'pruneDeliveries'; before: Date; limit: number }
   | { id: number; method: 'queueDepth' };
 
 export type OutboxThreadReply =
-  | { id: number; ok: true; result: DeliveryRoundResult | WebhookQueueDepth }
+  | { id: number; ok: true; result: DeliveryRoundResult | number | WebhookQueueDepth }
   | { id: number; ok: false; message: string };

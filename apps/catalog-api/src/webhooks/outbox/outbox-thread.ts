@@ -8,6 +8,17 @@ if (port === null) throw new Error('outbox-thread must run as a worker thread');
 const { location } = workerData as OutboxThreadSetup;
 const records = await openRecords(location);
 
+function answer(request: OutboxThreadRequest) {
+  switch (request.method) {
+    case 'deliveryRound':
+      return records.webhooks.deliveryRound(request.round);
+    case 'pruneDeliveries':
+      return records.webhooks.pruneDeliveries(request.before, request.limit);
+    case 'queueDepth':
+      return records.webhooks.queueDepth();
+  }
+}
+
 // One request at a time, in the order sent: the worker awaits each round before the next.
 let queue = Promise.resolve();
 port.on('message', (request: OutboxThreadRequest | 'close') => {
@@ -21,10 +32,7 @@ port.on('message', (request: OutboxThreadRequest | 'close') => {
   queue = queue.then(async () => {
     let reply: OutboxThreadReply;
     try {
-      const result =
-        request.method === 'deliveryRound'
-          ? await records.webhooks.deliveryRound(request.round)
-          : await records.webhooks.queueDepth();
+      const result = await answer(request);
       reply = { id: request.id, ok: true, result };
     } catch (error) {
       reply = { id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) };

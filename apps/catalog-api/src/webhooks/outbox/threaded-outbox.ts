@@ -46,6 +46,10 @@ export class ThreadedOutbox implements OpenDeliveryOutbox {
     return this.#call({ method: 'deliveryRound', round }) as Promise<DeliveryRoundResult>;
   }
 
+  pruneDeliveries(before: Date, limit: number): Promise<number> {
+    return this.#call({ method: 'pruneDeliveries', before, limit }) as Promise<number>;
+  }
+
   queueDepth(): Promise<WebhookQueueDepth> {
     return this.#call({ method: 'queueDepth' }) as Promise<WebhookQueueDepth>;
   }
