@@ -45,8 +45,6 @@ import {
   updateSubscription,
 } from './webhook-subscription-records.ts';
 
-const DUE_LOOKAHEAD_MS = 1000;
-
 /** Webhook subscriptions and their outbox on either record engine. */
 export class RecordWebhookStore implements WebhookStore {
   readonly #engine: RecordEngine;
@@ -154,7 +152,7 @@ export class RecordWebhookStore implements WebhookStore {
   }
 
   async deliveryRound(round: DeliveryRound): Promise<DeliveryRoundResult> {
-    const probe = await this.#engine.direct(() => roundProbe(Date.now() + DUE_LOOKAHEAD_MS));
+    const probe = await this.#engine.direct(() => roundProbe(Date.now()));
     const enqueue = probe.through < probe.head;
     const claim = round.claim !== null && probe.due;
     if (round.settled.length === 0 && !enqueue && !claim)
@@ -187,9 +185,9 @@ export class RecordWebhookStore implements WebhookStore {
   }
 
   async claimDue(options: ClaimOptions): Promise<ClaimedDelivery[]> {
-    // Read first, and take the write lock only when something is due, or falls due within the
-    // lookahead (the claim itself compares with the wall clock, as the due times are written).
-    const probe = await this.#engine.direct(() => roundProbe(Date.now() + DUE_LOOKAHEAD_MS));
+    // Read first, and take the write lock only when something is due by the wall clock, which the
+    // due times are written in and the claim compares with.
+    const probe = await this.#engine.direct(() => roundProbe(Date.now()));
     if (!probe.due) return [];
     return this.#engine.write(() => claimDue(this.#engine.dialect, options));
   }

@@ -85,15 +85,15 @@ export function* cursorAndHead(): RecordWork<{ through: number; head: number }> 
 
 /**
  * What a worker's round would find, read without the write lock: the cursor, the feed's head, and
- * whether anything is due by `horizon` (a waiting delivery's time come, or a claim's lease run out).
+ * whether anything is due at `now` (a waiting delivery's time come, or a claim's lease run out).
  */
-export function* roundProbe(horizon: number): RecordWork<{ through: number; head: number; due: boolean }> {
+export function* roundProbe(now: number): RecordWork<{ through: number; head: number; due: boolean }> {
   const found = yield* row<{ through: number; head: number | null; due: number | boolean }>(
     `SELECT (SELECT through FROM webhook_outbox_cursor WHERE id = 1) AS through, (SELECT max(sequence) FROM change_feed) AS head,
        (EXISTS (SELECT 1 FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ?)
          OR EXISTS (SELECT 1 FROM webhook_deliveries WHERE status = 'delivering' AND lease_until <= ?)) AS due`,
-    horizon,
-    horizon,
+    now,
+    now,
   );
   return {
     through: Number(found?.through ?? 0),
