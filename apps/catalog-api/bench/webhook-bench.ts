@@ -81,7 +81,9 @@ async function paceWrites(rate: number, seconds: number): Promise<{ writes: numb
   let writes = 0;
   let previous: ProductInput | undefined;
   while (performance.now() < end) {
-    const due = Math.floor(((performance.now() - startedAt) / 1000) * rate);
+    // The first write at once: at one a second for one second (the trickle) the last one would
+    // fall due only as the time runs out, and nothing would be written.
+    const due = Math.floor(((performance.now() - startedAt) / 1000) * rate) + 1;
     if (writes >= due) {
       await sleep(1);
       continue;
