@@ -65,15 +65,19 @@ describe('a server drains on SIGINT as on SIGTERM', () => {
       expect(ready.status).toBe(503);
       expect(JSON.parse(ready.body)).toEqual({ status: 'not-ready', checks: { shutdown: 'draining' } });
       expect((await rawRequest(`${base}/other`)).status).toBe(200);
-      expect(running.output()).toContain(
-        `"signal":"${signal}","drainMs":600000,"msg":"draining: /ready answers 503"`,
-      );
+      // The log line is written before /ready turns, but reaches this process through a pipe that a
+      // loaded machine may deliver later than the answers: wait for it to arrive.
+      const draining = `"signal":"${signal}","drainMs":600000,"msg":"draining: /ready answers 503"`;
+      await until(() => running.output().includes(draining), 'the draining log line');
 
       // An operator who presses Ctrl-C twice means it: the second signal ends the drain at once.
       const code = exited(running);
       running.child.kill(signal);
       expect(await code).toBe(1);
-      expect(running.output()).toContain('second signal while stopping; exiting now');
+      await until(
+        () => running.output().includes('second signal while stopping; exiting now'),
+        "the second signal's log line",
+      );
     },
   );
 
@@ -87,6 +91,8 @@ describe('a server drains on SIGINT as on SIGTERM', () => {
       running.child.kill(signal);
       expect((await held).status).toBe(200);
       expect(await code).toBe(0);
+      // 'exit' may come before the last of its output through the pipe.
+      await until(() => running.output().includes('"msg":"stopped"'), 'the stopped log line');
       const output = running.output();
       expect(output.indexOf('draining: /ready answers 503')).toBeGreaterThan(-1);
       expect(output.indexOf('"msg":"stopped"')).toBeGreaterThan(output.indexOf('draining'));
