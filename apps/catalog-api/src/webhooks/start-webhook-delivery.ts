@@ -5,7 +5,7 @@ import type { WebhookConfig } from '../config/config.ts';
 import { createGuardedAgent } from './delivery/guarded-dispatcher.ts';
 import { nextRetryDelayMs } from './delivery/retry-schedule.ts';
 import { createWebhookSender } from './delivery/send-webhook.ts';
-import { unsealWebhookSecret, webhookSecretSealingKey } from './delivery/webhook-secret-sealing.ts';
+import { openingSecrets, webhookSecretSealingKey } from './delivery/webhook-secret-sealing.ts';
 import type { WebhookDeliveryObserver } from './delivery-observer.ts';
 import { CLAIM_WINDOW, MAX_HELD, WebhookDeliveryWorker } from './delivery-worker.ts';
 import { openDeliveryOutbox } from './outbox/open-delivery-outbox.ts';
@@ -36,14 +36,13 @@ export async function startWebhookDelivery(options: {
     connectionsPerOrigin: MAX_HELD,
   });
   const sender = createWebhookSender({ dispatcher, policy });
-  const sealingKey = webhookSecretSealingKey(options.secretPepper);
   const outbox = await openDeliveryOutbox(options.location, options.store);
   const worker = new WebhookDeliveryWorker({
     outbox,
     send: (message) => sender.send(message),
     retryDelay: (failedAttempts, retryAfterMs) =>
       nextRetryDelayMs(failedAttempts, retryAfterMs, Math.random, config.retryScheduleMs),
-    unseal: (sealed, subscriptionId) => unsealWebhookSecret(sealed, sealingKey, subscriptionId),
+    unseal: openingSecrets(webhookSecretSealingKey(options.secretPepper)),
     observer: options.observer,
     logger: options.logger.child({ component: 'webhook-delivery' }),
     concurrencyPerEndpoint: config.concurrencyPerEndpoint,

@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { generateWebhookSecret, signWebhook } from '../../src/webhooks/delivery/sign-webhook.ts';
 import {
+  openingSecrets,
   sealWebhookSecret,
   unsealWebhookSecret,
   webhookSecretSealingKey,
@@ -75,5 +76,29 @@ describe('webhook secret sealing', () => {
       [format, iv, tag],
     ])
       expect(() => unsealWebhookSecret(tampered.join('.'), key, 'S1')).toThrow();
+  });
+});
+
+describe("the delivery worker's opened secrets", () => {
+  it('opens a rotated secret anew, and never opens a sealed secret for another subscription or another key because it opened before', () => {
+    const open = openingSecrets(key);
+    const [first, rotated] = [generateWebhookSecret(), generateWebhookSecret()];
+    const sealed = sealWebhookSecret(first, key, 'S1');
+    expect(open(sealed, 'S1')).toBe(first);
+    expect(open(sealed, 'S1')).toBe(first);
+    expect(open(sealWebhookSecret(rotated, key, 'S1'), 'S1')).toBe(rotated);
+    expect(() => open(sealed, 'S2')).toThrow();
+    expect(() => openingSecrets(webhookSecretSealingKey(new Uint8Array(32).fill(8)))(sealed, 'S1')).toThrow();
+  });
+
+  it('keeps no failure: a value that did not open fails again every time', () => {
+    const open = openingSecrets(key);
+    const sealed = sealWebhookSecret(generateWebhookSecret(), key, 'S1');
+    const [format, iv, tag, data] = sealed.split('.') as [string, string, string, string];
+    const bytes = Buffer.from(data, 'base64url');
+    bytes[0] = (bytes[0] ?? 0) ^ 1;
+    const tampered = [format, iv, tag, bytes.toString('base64url')].join('.');
+    expect(() => open(tampered, 'S1')).toThrow();
+    expect(() => open(tampered, 'S1')).toThrow();
   });
 });
