@@ -20,6 +20,7 @@ export {
   migrateCatalogue,
   openCatalogue,
   openDeploymentSigningKeys,
+  openEmbeddedWebhookOutbox,
   openLoadTarget,
   openRecords,
   openSigningKeys,

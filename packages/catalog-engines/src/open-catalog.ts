@@ -1,12 +1,18 @@
 import { type DeploymentPepper, existingDeploymentPepper, type SigningKeyStore } from '@catalog/identity';
 import type { OpenCatalogueOptions } from '@catalog/search/engines';
-import type {
-  CatalogStore,
-  DatabaseUpgradeReport,
-  LoadTarget,
-  RecordStore,
-  StorageLocation,
+import {
+  type CatalogStore,
+  catalogDatabasePath,
+  type DatabaseUpgradeReport,
+  type LoadTarget,
+  type RecordStore,
+  type StorageLocation,
 } from '@catalog/store';
+import {
+  openSqliteWebhookStore,
+  type SqliteWebhookStore,
+  type SqliteWebhookStoreOptions,
+} from '@catalog/store/sqlite';
 import { defaultRegistry } from './default-registry.ts';
 import { EngineConfigurationError } from './engine-configuration-error.ts';
 import { type EngineRegistry, recordsEngineOf } from './engine-registry.ts';
@@ -33,6 +39,17 @@ export function openRecords(
   registry: EngineRegistry = defaultRegistry,
 ): Promise<RecordStore> {
   return recordsEngineOf(registry, location).openRecords(location);
+}
+
+/**
+ * The embedded records' webhook outbox on a connection of its own (the API's outbox thread), over a
+ * catalogue the API has already opened and migrated.
+ */
+export async function openEmbeddedWebhookOutbox(
+  location: Extract<StorageLocation, { engine: 'sqlite' }>,
+  options: Omit<SqliteWebhookStoreOptions, 'databasePath'>,
+): Promise<SqliteWebhookStore> {
+  return openSqliteWebhookStore({ ...options, databasePath: catalogDatabasePath(location.dataDir) });
 }
 
 /** The target of `pnpm catalog seed` and `import`, created and migrated on first use. */

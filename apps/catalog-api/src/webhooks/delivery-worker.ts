@@ -41,6 +41,17 @@ export const MAX_HELD = 512;
 export const CLAIM_WINDOW = 2;
 /** Change-feed entries turned into deliveries per transaction. */
 const ENQUEUE_BATCH = 1000;
+/**
+ * New changes are queued while some subscription has fewer than this many rounds' claims waiting,
+ * not as fast as the feed grows: under a burst of writes the rows queued ahead of the sending took
+ * the write lock the writes wait for, only to be claimed minutes later.
+ */
+const ENQUEUE_AHEAD_ROUNDS = 8;
+/**
+ * Changes are queued this often at least, however many deliveries wait: one record's events held
+ * behind its retried first one count as waiting, and must not stall every other record's.
+ */
+const ENQUEUE_AT_LEAST_EVERY_MS = 5000;
 /** A busy worker's rounds start this far apart at least. */
 const BUSY_ROUND_INTERVAL_MS = 20;
 /** Attempts recorded per round at most. */
@@ -70,10 +81,13 @@ export class WebhookDeliveryWorker {
   readonly #sending = new Map<string, number>();
   readonly #waiting = new Map<string, ClaimedDelivery[]>();
   #held = 0;
+  /** When the outbox last queued changes, or found the feed all queued. */
+  #queuedAt = 0;
   #running = false;
   #loop: Promise<void> | undefined;
   #pruning: Promise<void> | undefined;
-  readonly #stopping = new AbortController();
+  /** Ends the hourly prune's sleep; one per start, since an aborted signal stays aborted. */
+  #stopping = new AbortController();
   #wake: (() => void) | undefined;
   #timer: NodeJS.Timeout | undefined;
   /** An attempt settled while a round ran (no idle wait to end): the loop must not then sleep. */
@@ -89,6 +103,7 @@ export class WebhookDeliveryWorker {
   start(): void {
     if (this.#running) return;
     this.#running = true;
+    this.#stopping = new AbortController();
     this.#deps.observer.watchQueue(() => this.#deps.outbox.queueDepth());
     this.#loop = this.#run();
     this.#pruning = this.#pruneHourly();
@@ -166,16 +181,22 @@ export class WebhookDeliveryWorker {
     this.#wokenDuringRound = false;
     const settled = this.#settled.splice(0, RECORD_BATCH);
     const room = MAX_HELD - this.#held;
+    const perSubscription = CLAIM_WINDOW * this.#deps.concurrencyPerEndpoint;
+    const startedAt = performance.now();
     let round: DeliveryRoundResult;
     try {
       round = await this.#deps.outbox.deliveryRound({
         settled: settled.map((attempt) => attempt.result),
         enqueueLimit: ENQUEUE_BATCH,
+        enqueueAhead:
+          startedAt - this.#queuedAt < ENQUEUE_AT_LEAST_EVERY_MS
+            ? ENQUEUE_AHEAD_ROUNDS * perSubscription
+            : null,
         claim:
           claiming && room > 0
             ? {
                 limit: room,
-                perSubscription: CLAIM_WINDOW * this.#deps.concurrencyPerEndpoint,
+                perSubscription,
                 leaseMs: this.#deps.leaseMs,
               }
             : null,
@@ -189,9 +210,11 @@ export class WebhookDeliveryWorker {
         );
       throw error;
     }
+    const { enqueued } = round;
+    if (enqueued.queued > 0 || enqueued.through >= enqueued.head) this.#queuedAt = startedAt;
     for (const attempt of settled) this.#observe(attempt);
     for (const delivery of round.claimed) this.#hold(delivery);
-    return settled.length > 0 || round.claimed.length > 0 || round.enqueued.through < round.enqueued.head;
+    return settled.length > 0 || round.claimed.length > 0 || enqueued.through < enqueued.head;
   }
 
   #hold(delivery: ClaimedDelivery): void {

@@ -21,10 +21,27 @@ describe('the outbox thread', () => {
     }
   });
 
+  it("opens only a catalogue the API has opened (migrated to this code's schema), never migrating one itself", async () => {
+    const dataDir = tempDataDir();
+    await expect(new ThreadedOutbox({ engine: 'sqlite', dataDir }).open()).rejects.toThrow(
+      /schema version 0, this code's is \d+: the API migrates it/,
+    );
+    const records = await openRecords({ engine: 'sqlite', dataDir });
+    const outbox = await new ThreadedOutbox({ engine: 'sqlite', dataDir }).open();
+    try {
+      expect(await outbox.queueDepth()).toEqual({ pending: 0, feedBacklog: 0 });
+    } finally {
+      await outbox.close();
+      await records.close();
+    }
+  });
+
   it('refuses calls once closed', async () => {
     const dataDir = tempDataDir();
+    const records = await openRecords({ engine: 'sqlite', dataDir });
     const outbox = await new ThreadedOutbox({ engine: 'sqlite', dataDir }).open();
     await outbox.close();
+    await records.close();
     await expect(outbox.queueDepth()).rejects.toThrow(/closed/);
   });
 });

@@ -162,6 +162,11 @@ export interface EnqueueResult {
 export interface DeliveryRound {
   settled: readonly AttemptResult[];
   enqueueLimit: number;
+  /**
+   * New changes are queued only while some subscription that listens has fewer deliveries than this
+   * waiting and due (null: whenever there are any). The change feed holds them meanwhile.
+   */
+  enqueueAhead?: number | null;
   claim: ClaimOptions | null;
 }
 

@@ -80,7 +80,8 @@ export interface WebhookStore {
   recordAttempts(results: readonly AttemptResult[]): Promise<void>;
   /**
    * One round of a delivery worker, in one transaction: `recordAttempts(settled)`, then
-   * `enqueueChanges(enqueueLimit)`, then `claimDue(claim)` (skipped when `claim` is null). Under
+   * `enqueueChanges(enqueueLimit)` (skipped while every listening subscription has `enqueueAhead`
+   * deliveries due), then `claimDue(claim)` (skipped when `claim` is null). Under
    * load thousands of attempts settle a second: a transaction per round, whatever it carries,
    * rather than one per step and attempt. Takes no write lock when there is nothing to do.
    */

@@ -28,6 +28,7 @@ import {
   recordAttempts,
   redeliver,
   roundProbe,
+  someSubscriptionShort,
 } from './webhook-outbox-records.ts';
 import {
   DELIVERY_COLUMNS,
@@ -152,8 +153,15 @@ export class RecordWebhookStore implements WebhookStore {
   }
 
   async deliveryRound(round: DeliveryRound): Promise<DeliveryRoundResult> {
-    const probe = await this.#engine.direct(() => roundProbe(Date.now()));
-    const enqueue = probe.through < probe.head;
+    const now = Date.now();
+    const probe = await this.#engine.direct(() => roundProbe(now));
+    const ahead = round.enqueueAhead ?? null;
+    // Queued no faster than they are sent: every delivery row is written and rewritten under the one
+    // write lock (SQLite) that the catalogue's writes wait for, and rows queued ahead of the sending
+    // only make that wait come sooner.
+    const enqueue =
+      probe.through < probe.head &&
+      (ahead === null || (await this.#engine.direct(() => someSubscriptionShort(now, ahead))));
     const claim = round.claim !== null && probe.due;
     if (round.settled.length === 0 && !enqueue && !claim)
       return { enqueued: { through: probe.through, head: probe.head, queued: 0 }, claimed: [] };

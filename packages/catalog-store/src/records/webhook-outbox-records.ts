@@ -103,6 +103,24 @@ export function* roundProbe(now: number): RecordWork<{ through: number; head: nu
 }
 
 /**
+ * Whether some enabled subscription of a usable client has fewer than `ahead` deliveries waiting
+ * and due: each is counted up to `ahead` through its own index (…_due_by_subscription).
+ */
+export function* someSubscriptionShort(now: number, ahead: number): RecordWork<boolean> {
+  const found = yield* row<{ short: number | boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM webhook_subscriptions s JOIN m2m_clients c ON c.client_id = s.client_id
+       WHERE s.enabled AND ${CLIENT_USABLE}
+         AND (SELECT count(*) FROM (SELECT 1 FROM webhook_deliveries d WHERE d.subscription_id = s.id
+           AND d.status = 'pending' AND d.next_attempt_at <= ? LIMIT ?) waiting) < ?) AS short`,
+    now,
+    now,
+    ahead,
+    ahead,
+  );
+  return Boolean(found?.short);
+}
+
+/**
  * The event a product's feed entry stands for, told from the record as it is now: created when the
  * entry's time is the product's creation, archived when the entry is the product's latest write and
  * left it archived, changed otherwise. A later write never turns an entry into another kind except
@@ -512,15 +530,17 @@ export function* redeliver(
 }
 
 /**
- * The delivery log's retention: finished deliveries queued before `before`, oldest first (the
- * primary key's order, where the oldest are), and their attempts.
+ * The finished deliveries queued before a cutoff, oldest first, at most a limit. The status term is
+ * the finished-deliveries index's own, word for word, so that SQLite may read through it.
  */
+export const SELECT_PRUNABLE_DELIVERIES = `SELECT seq FROM webhook_deliveries
+  WHERE status IN ('succeeded', 'failed', 'cancelled') AND created_at < ?
+  ORDER BY created_at LIMIT ?`;
+
+/** The delivery log's retention: finished deliveries queued before `before`, and their attempts. */
 export function* pruneDeliveries(dialect: SqlDialect, before: number, limit: number): RecordWork<number> {
   const pruned = yield* rows<{ id: string }>(
-    `DELETE FROM webhook_deliveries WHERE seq IN (
-       SELECT seq FROM webhook_deliveries WHERE status IN ('succeeded', 'failed', 'cancelled') AND created_at < ?
-       ORDER BY seq LIMIT ?)
-     RETURNING id`,
+    `DELETE FROM webhook_deliveries WHERE seq IN (${SELECT_PRUNABLE_DELIVERIES}) RETURNING id`,
     before,
     limit,
   );

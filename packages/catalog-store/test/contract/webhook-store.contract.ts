@@ -278,6 +278,31 @@ export function webhookStoreContract(factory: RecordStoreFactory): void {
       });
     });
 
+    it('queues new changes no faster than they are sent: only while some listening subscription has fewer than enqueueAhead deliveries due', async () => {
+      const client = await store.clients.create(aClient());
+      await store.webhooks.createSubscription(aSubscription(client.clientId));
+      for (let i = 0; i < 3; i += 1) await store.products.create(aProduct());
+      const round = (enqueueAhead: number | null) =>
+        store.webhooks.deliveryRound({ settled: [], enqueueLimit: 1000, enqueueAhead, claim: null });
+      expect((await round(2)).enqueued.queued).toBe(3);
+      await store.products.create(aProduct());
+      await store.products.create(aProduct());
+      // Three due, two asked for ahead: the feed keeps the two new changes.
+      const held = await round(2);
+      expect(held.enqueued.queued).toBe(0);
+      expect(held.enqueued.through).toBeLessThan(held.enqueued.head);
+      // A subscription with nothing due is short: the changes are queued for both.
+      await store.webhooks.createSubscription(aSubscription(client.clientId));
+      await store.products.create(aProduct());
+      const queued = await round(2);
+      expect(queued.enqueued.queued).toBe(2 + 2);
+      expect(queued.enqueued.through).toBe(queued.enqueued.head);
+      await store.products.create(aProduct());
+      // Without a bound, queued whatever waits.
+      expect((await round(1)).enqueued.queued).toBe(0);
+      expect((await round(null)).enqueued.queued).toBe(2);
+    });
+
     it('gives a claim whose lease ran out to the next claimer and ignores the late result of the first', async () => {
       const client = await store.clients.create(aClient());
       const subscription = await store.webhooks.createSubscription(aSubscription(client.clientId));

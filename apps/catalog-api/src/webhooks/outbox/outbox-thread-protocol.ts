@@ -1,8 +1,12 @@
 import type { DeliveryRound, DeliveryRoundResult, StorageLocation, WebhookQueueDepth } from '@catalog/store';
 
-/** What the outbox thread is started with: where the records are, to open them on a connection of its own. */
+/** Where the embedded records are, for the outbox thread to open their outbox on a connection of its own. */
+export type EmbeddedLocation = Extract<StorageLocation, { engine: 'sqlite' }>;
+
 export interface OutboxThreadSetup {
-  location: StorageLocation;
+  location: EmbeddedLocation;
+  /** The share of the file's write lock the rounds may take while the catalogue is written. */
+  writeShare: number;
 }
 
 export type OutboxThreadRequest =

@@ -1,12 +1,12 @@
 // The outbox's transactions on a database connection of their own, off the API's event loop.
 import { parentPort, workerData } from 'node:worker_threads';
-import { openRecords } from '@catalog/engines';
+import { openEmbeddedWebhookOutbox } from '@catalog/engines';
 import type { OutboxThreadReply, OutboxThreadRequest, OutboxThreadSetup } from './outbox-thread-protocol.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('outbox-thread must run as a worker thread');
-const { location } = workerData as OutboxThreadSetup;
-const records = await openRecords(location);
+const { location, writeShare } = workerData as OutboxThreadSetup;
+const records = await openEmbeddedWebhookOutbox(location, { writeShare });
 
 function answer(request: OutboxThreadRequest) {
   switch (request.method) {

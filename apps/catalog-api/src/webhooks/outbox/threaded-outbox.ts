@@ -1,8 +1,13 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import type { DeliveryRound, DeliveryRoundResult, StorageLocation, WebhookQueueDepth } from '@catalog/store';
+import type { DeliveryRound, DeliveryRoundResult, WebhookQueueDepth } from '@catalog/store';
 import type { OpenDeliveryOutbox } from './delivery-outbox.ts';
-import type { OutboxThreadReply, OutboxThreadRequest, OutboxThreadSetup } from './outbox-thread-protocol.ts';
+import type {
+  EmbeddedLocation,
+  OutboxThreadReply,
+  OutboxThreadRequest,
+  OutboxThreadSetup,
+} from './outbox-thread-protocol.ts';
 
 // From src (vitest, the benches) Node runs the TypeScript thread directly; from dist, the built file.
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
@@ -10,6 +15,12 @@ const THREAD_URL = new URL(FROM_SOURCE ? './outbox-thread.ts' : './outbox-thread
 // A thread started from source resolves the workspace packages to their sources as its parent
 // does; it is given that flag alone (a worker refuses the API's V8 flags, --max-semi-space-size).
 const THREAD_OPTIONS = FROM_SOURCE ? { execArgv: ['--conditions=source'] } : {};
+
+/**
+ * The rounds' share of the file's write lock while the catalogue is being written (see
+ * openSqliteWebhookStore): writes come first, deliveries catch up when they pause.
+ */
+const OUTBOX_WRITE_SHARE = 0.15;
 
 type OutboxCall = OutboxThreadRequest extends infer R
   ? R extends OutboxThreadRequest
@@ -26,13 +37,13 @@ type Pending = { resolve(value: unknown): void; reject(error: Error): void };
  * A thread that dies is started again at the next call; its rounds' claims run out and are taken again.
  */
 export class ThreadedOutbox implements OpenDeliveryOutbox {
-  readonly #location: StorageLocation;
+  readonly #location: EmbeddedLocation;
   readonly #pending = new Map<number, Pending>();
   #thread: Promise<Worker> | undefined;
   #next = 0;
   #closed = false;
 
-  constructor(location: StorageLocation) {
+  constructor(location: EmbeddedLocation) {
     this.#location = location;
   }
 
@@ -84,7 +95,7 @@ export class ThreadedOutbox implements OpenDeliveryOutbox {
 
   /** `forget` runs when the thread fails to start or exits: the next call starts another. */
   #start(forget: () => void): Promise<Worker> {
-    const setup: OutboxThreadSetup = { location: this.#location };
+    const setup: OutboxThreadSetup = { location: this.#location, writeShare: OUTBOX_WRITE_SHARE };
     const thread = new Worker(THREAD_URL, { ...THREAD_OPTIONS, workerData: setup });
     const started = new Promise<Worker>((resolve, reject) => {
       thread.once('message', (first) => {

@@ -16,5 +16,10 @@ export {
   type SqliteRecordStoreOptions,
   storedSyncTokenSecret,
 } from './open-sqlite-catalog-store.ts';
+export {
+  openSqliteWebhookStore,
+  type SqliteWebhookStore,
+  type SqliteWebhookStoreOptions,
+} from './open-sqlite-webhook-store.ts';
 export { appliedSequence, applyRecords, replicaOrigin, setReplicaOrigin } from './replica/apply-records.ts';
 export { loadSnapshot } from './replica/load-snapshot.ts';

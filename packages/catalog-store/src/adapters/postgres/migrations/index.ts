@@ -5,6 +5,7 @@ import { adminEmailExact } from './0003-admin-email-exact.ts';
 import { recordVersions } from './0004-record-versions.ts';
 import { webhooks } from './0005-webhooks.ts';
 import { webhookClaimIndexes } from './0006-webhook-claim-indexes.ts';
+import { webhookFinishedIndex } from './0007-webhook-finished-index.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   initialSchema,
@@ -13,4 +14,5 @@ export const MIGRATIONS: readonly Migration[] = [
   recordVersions,
   webhooks,
   webhookClaimIndexes,
+  webhookFinishedIndex,
 ];

@@ -11,6 +11,7 @@ import { changeFeed } from './0009-change-feed.ts';
 import { recordVersions } from './0010-record-versions.ts';
 import { webhooks } from './0011-webhooks.ts';
 import { webhookClaimIndexes } from './0012-webhook-claim-indexes.ts';
+import { webhookFinishedIndex } from './0013-webhook-finished-index.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   initialSchema,
@@ -25,4 +26,5 @@ export const MIGRATIONS: readonly Migration[] = [
   recordVersions,
   webhooks,
   webhookClaimIndexes,
+  webhookFinishedIndex,
 ];
