@@ -167,7 +167,13 @@ async function startReceiver(): Promise<{
     port,
     ca,
     async control(path) {
-      const answer = await request(`https://localhost:${port}${path}`, { method: 'POST', dispatcher });
+      // A connection of its own each time: one kept from a call a minute before was closed by the
+      // receiver as the writer's load delayed the client's own idle timer ("other side closed").
+      const answer = await request(`https://localhost:${port}${path}`, {
+        method: 'POST',
+        dispatcher,
+        reset: true,
+      });
       return (await answer.body.json()) as ReceiverStats;
     },
   };
