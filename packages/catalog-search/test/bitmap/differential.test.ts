@@ -1,4 +1,7 @@
-import { type ProductSearchPage, type ProductSearchQuery, seedCatalogue, seededRandom } from '@catalog/store';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { type ProductSearchPage, type ProductSearchQuery, seededRandom } from '@catalog/store';
 import { openSqliteRecordStore } from '@catalog/store/sqlite';
 import { TEST_SEARCH_TIMEOUT_MS } from '@catalog/store/testing';
 import { expect, test } from 'vitest';
@@ -14,6 +17,7 @@ const ROUNDS = Number(process.env.DIFFERENTIAL_ROUNDS ?? 6);
 const QUERIES_PER_ROUND = 500;
 const WALKS_PER_ROUND = 30;
 const WRITES_PER_ROUND = 80;
+const SEEDER = fileURLToPath(new URL('../fixtures/seed-sqlite-catalogue.ts', import.meta.url));
 
 type Outcome = { ok: true; page: ProductSearchPage } | { ok: false; code: string };
 
@@ -47,7 +51,14 @@ test(
   async () => {
     const oracle = await sqliteStore();
     try {
-      await seedCatalogue(oracle.store, { products: PRODUCTS, seed: 'differential' });
+      // Seeded in a process of its own, as `pnpm catalog seed` seeds (the fixture says why).
+      await promisify(execFile)(process.execPath, [
+        '--conditions=source',
+        SEEDER,
+        oracle.databasePath,
+        String(PRODUCTS),
+        'differential',
+      ]);
       const bitmap = await openReplicatedSearch(
         openSqliteRecordStore({ databasePath: oracle.databasePath }),
         () => openBitmapSearchOverRecords(oracle.databasePath, {}),

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { ProductInput, ProductSearchQuery } from '@catalog/store';
 import type { StoreFactory, StoreHandle } from '@catalog/store/testing';
@@ -49,6 +49,10 @@ async function insertMany(
   for (let start = 0; start < count; start += 2000) {
     const batch = Array.from({ length: Math.min(2000, count - start) }, (_, i) => make(start + i));
     await handle.store.products.upsertMany(batch);
+    // The embedded engines write synchronously: without a turn of the event loop between batches,
+    // 10,000 products keep vitest's worker from answering its main process for a minute on a loaded
+    // machine, and vitest fails the run (its worker calls time out after 60 s).
+    await nextTurn();
   }
 }
 
