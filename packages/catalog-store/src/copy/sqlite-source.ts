@@ -6,6 +6,7 @@ import { copyLine } from '../adapters/postgres/records/copy-rows.ts';
 import type { ColumnValue } from '../adapters/product-columns.ts';
 import { MIGRATIONS } from '../adapters/sqlite/migrations/index.ts';
 import { openDatabase } from '../adapters/sqlite/open-database.ts';
+import { recordedSchemaVersion } from '../adapters/sqlite/schema-version.ts';
 import type { CopiedTable } from './copied-tables.ts';
 import { CopyRefusedError } from './copy-refused-error.ts';
 
@@ -34,24 +35,14 @@ export interface SqliteSource {
 
 const currentVersion = MIGRATIONS.at(-1)?.version ?? 0;
 
-function schemaVersion(db: DatabaseSync, databasePath: string): number {
-  const tracked = db
-    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
-    .get();
-  if (tracked === undefined) throw new CopyRefusedError(`${databasePath} is not a catalogue database`);
-  const row = db.prepare('SELECT max(version) AS version FROM schema_migrations').get() as {
-    version: number | null;
-  };
-  return row.version ?? 0;
-}
-
 /**
  * Only a database at this code's schema version is copied: its tables are the ones the target's
  * schema mirrors. An older one is migrated by the operator first, not here, so that the copy never
  * changes the file it reads.
  */
 function checkSchemaVersion(db: DatabaseSync, databasePath: string): void {
-  const version = schemaVersion(db, databasePath);
+  const version = recordedSchemaVersion(db);
+  if (version === undefined) throw new CopyRefusedError(`${databasePath} is not a catalogue database`);
   if (version > currentVersion) throw new SchemaTooNewError(version, currentVersion);
   if (version < currentVersion) {
     throw new CopyRefusedError(

@@ -12,17 +12,40 @@ describe("the webhook outbox's share of the SQLite write lock", () => {
     expect(share.restBefore(2001, true)).toBe(4);
   });
 
-  it('alone on the file, never waits', () => {
+  it('counts others as writing for two seconds after their last commit seen, since a writer waiting for the lock commits nothing', () => {
     const share = new WriteLockShare(0.2);
-    expect(share.restBefore(0, true)).toBe(0);
+    expect(share.restBefore(1000, true)).toBe(0);
+    share.held(1000, 1010);
+    expect(share.restBefore(1010, false)).toBe(40);
+    share.held(2900, 2910);
+    expect(share.restBefore(2910, false)).toBe(40);
+    share.held(3000, 3010);
+    expect(share.restBefore(3010, false)).toBe(10);
+  });
+
+  it('alone on the file, waits as long as its last transaction took, so that a writer yet to commit finds the lock free half the time', () => {
+    const share = new WriteLockShare(0.2);
     share.held(1000, 1100);
-    expect(share.restBefore(1100, false)).toBe(0);
+    expect(share.restBefore(1100, false)).toBe(100);
+    expect(share.restBefore(1150, false)).toBe(50);
+    expect(share.restBefore(1200, false)).toBe(0);
+  });
+
+  it('rests two seconds at most, however long its transaction waited for the lock', () => {
+    const share = new WriteLockShare(0.2);
+    share.held(0, 15_000);
+    expect(share.restBefore(15_000, true)).toBe(2000);
+    share.held(20_000, 35_000);
+    expect(share.restBefore(38_000, false)).toBe(0);
+    share.held(40_000, 55_000);
+    expect(share.restBefore(55_000, false)).toBe(2000);
   });
 
   it('a share of one never waits; a share outside (0, 1] is refused', () => {
     const whole = new WriteLockShare(1);
     whole.held(0, 500);
     expect(whole.restBefore(500, true)).toBe(0);
+    expect(whole.restBefore(500, false)).toBe(0);
     for (const wrong of [0, -0.5, 1.5, Number.NaN])
       expect(() => new WriteLockShare(wrong)).toThrow(RangeError);
   });

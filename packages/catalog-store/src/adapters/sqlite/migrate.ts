@@ -1,19 +1,13 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { type Migration, SchemaTooNewError } from '../migration.ts';
 import { MIGRATIONS } from './migrations/index.ts';
+import { recordedSchemaVersion } from './schema-version.ts';
 import { inWriteTransaction } from './transaction.ts';
 
 export interface MigrationReport {
   fromVersion: number;
   toVersion: number;
   applied: string[];
-}
-
-function currentVersion(db: DatabaseSync): number {
-  const row = db.prepare('SELECT max(version) AS version FROM schema_migrations').get() as {
-    version: number | null;
-  };
-  return row.version ?? 0;
 }
 
 /**
@@ -25,7 +19,7 @@ export function migrate(db: DatabaseSync, migrations: readonly Migration[] = MIG
     'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT',
   );
   return inWriteTransaction(db, () => {
-    const fromVersion = currentVersion(db);
+    const fromVersion = recordedSchemaVersion(db) ?? 0;
     const known = migrations.at(-1)?.version ?? 0;
     if (fromVersion > known) throw new SchemaTooNewError(fromVersion, known);
     const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');

@@ -7,6 +7,7 @@ import { SchemaTooNewError } from '../migration.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 import { openDatabase } from './open-database.ts';
 import { sqliteRecordEngine } from './records/sqlite-record-engine.ts';
+import { recordedSchemaVersion } from './schema-version.ts';
 import { statement } from './statement-cache.ts';
 import { WriteLockShare } from './write-lock-share.ts';
 
@@ -20,23 +21,13 @@ export interface SqliteWebhookStoreOptions {
   /**
    * The share of the time the outbox's rounds may hold the file's one write lock while other
    * connections write the catalogue: after a round that took t, the next waits t × (1 / share − 1).
-   * Alone on the file, rounds follow each other freely.
+   * Alone on the file, half (write-lock-share.ts says why).
    */
   writeShare: number;
 }
 
 function checkSchema(db: DatabaseSync, databasePath: string): void {
-  const tracked = statement(
-    db,
-    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'",
-  ).get();
-  const found =
-    tracked === undefined
-      ? undefined
-      : (statement(db, 'SELECT max(version) AS version FROM schema_migrations').get() as {
-          version: number | null;
-        });
-  const version = found?.version ?? 0;
+  const version = recordedSchemaVersion(db) ?? 0;
   const known = MIGRATIONS.at(-1)?.version ?? 0;
   if (version > known) throw new SchemaTooNewError(version, known);
   if (version < known)
@@ -53,7 +44,7 @@ const othersCommitted = (db: DatabaseSync): number =>
  * The outbox's rounds, yielding the write lock to the catalogue's writers. Each delivery is rows
  * written and rewritten under SQLite's one write lock, and rounds back to back under a burst of
  * writes held it for as long as the writes did: the writes' throughput fell by half (the webhook
- * bench). While another connection commits, a round rests in proportion to the last one's length.
+ * bench). Each round rests in proportion to the last one's length, more while others write.
  */
 class YieldingWebhookStore extends RecordWebhookStore {
   readonly #db: DatabaseSync;
