@@ -220,8 +220,29 @@ interface ClaimingSubscription {
   in_flight: number;
 }
 
-/** Due: waiting and its time has come, or claimed by a process whose lease ran out (it died). */
-const DUE = `((d.status = 'pending' AND d.next_attempt_at <= ?) OR (d.status = 'delivering' AND d.lease_until <= ?))`;
+/** Never a delivery whose record has an earlier one of the subscription still waiting or under way. */
+const HEAD_OF_ITS_RECORD = `NOT EXISTS (SELECT 1 FROM webhook_deliveries e WHERE e.subscription_id = d.subscription_id
+  AND e.entity_key = d.entity_key AND e.sequence < d.sequence AND e.status IN ('pending', 'delivering'))`;
+
+/**
+ * A subscription's deliveries claimed by a process whose lease ran out (it died): claimed again
+ * first. Parameters: subscription, now, limit.
+ */
+export const selectExpiredClaims = (dialect: Pick<SqlDialect, 'skipLocked'>) =>
+  `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d
+   WHERE d.subscription_id = ? AND d.status = 'delivering' AND d.lease_until <= ? AND ${HEAD_OF_ITS_RECORD}
+   ORDER BY d.lease_until LIMIT ?${dialect.skipLocked}`;
+
+/**
+ * A subscription's waiting deliveries whose time has come, the longest due first, read in that
+ * order from `webhook_deliveries_due_by_subscription` (subscription, due time, sequence): the
+ * read stops once the claim is full, and retries still in their backoff (a down endpoint's whole
+ * backlog) are never read. Parameters: subscription, now, limit.
+ */
+export const selectDuePending = (dialect: Pick<SqlDialect, 'skipLocked'>) =>
+  `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d
+   WHERE d.subscription_id = ? AND d.status = 'pending' AND d.next_attempt_at <= ? AND ${HEAD_OF_ITS_RECORD}
+   ORDER BY d.next_attempt_at, d.sequence LIMIT ?${dialect.skipLocked}`;
 
 export function* claimDue(dialect: SqlDialect, options: ClaimOptions): RecordWork<ClaimedDelivery[]> {
   const at = yield* transactionTime();
@@ -263,19 +284,12 @@ export function* claimDue(dialect: SqlDialect, options: ClaimOptions): RecordWor
       options.limit - claimed.length,
     );
     if (room <= 0) continue;
-    // Never a delivery whose product or brand has an earlier one of this subscription still waiting
-    // or under way: each record's events reach the endpoint in feed order.
-    const due = yield* rows<DeliveryRow>(
-      `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d
-       WHERE d.subscription_id = ? AND d.status IN ('pending', 'delivering') AND ${DUE}
-         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e WHERE e.subscription_id = d.subscription_id
-           AND e.entity_key = d.entity_key AND e.sequence < d.sequence AND e.status IN ('pending', 'delivering'))
-       ORDER BY d.sequence LIMIT ?${dialect.skipLocked}`,
-      subscription.id,
-      now,
-      now,
-      room,
-    );
+    // Only the head of each record's waiting events: they reach the endpoint in feed order.
+    const due = yield* rows<DeliveryRow>(selectExpiredClaims(dialect), subscription.id, now, room);
+    if (due.length < room)
+      due.push(
+        ...(yield* rows<DeliveryRow>(selectDuePending(dialect), subscription.id, now, room - due.length)),
+      );
     if (due.length === 0) continue;
     const claim = randomUUID();
     yield* run(

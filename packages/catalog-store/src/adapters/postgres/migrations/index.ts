@@ -6,6 +6,7 @@ import { recordVersions } from './0004-record-versions.ts';
 import { webhooks } from './0005-webhooks.ts';
 import { webhookClaimIndexes } from './0006-webhook-claim-indexes.ts';
 import { webhookFinishedIndex } from './0007-webhook-finished-index.ts';
+import { webhookDueOrderIndex } from './0008-webhook-due-order-index.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   initialSchema,
@@ -15,4 +16,5 @@ export const MIGRATIONS: readonly Migration[] = [
   webhooks,
   webhookClaimIndexes,
   webhookFinishedIndex,
+  webhookDueOrderIndex,
 ];

@@ -12,6 +12,7 @@ import { recordVersions } from './0010-record-versions.ts';
 import { webhooks } from './0011-webhooks.ts';
 import { webhookClaimIndexes } from './0012-webhook-claim-indexes.ts';
 import { webhookFinishedIndex } from './0013-webhook-finished-index.ts';
+import { webhookDueOrderIndex } from './0014-webhook-due-order-index.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   initialSchema,
@@ -27,4 +28,5 @@ export const MIGRATIONS: readonly Migration[] = [
   webhooks,
   webhookClaimIndexes,
   webhookFinishedIndex,
+  webhookDueOrderIndex,
 ];
