@@ -10,40 +10,32 @@ describe('webhook query plans on SQLite', () => {
   let dir: string;
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('the prune finds old finished deliveries through their own index, not by reading the whole delivery log', () => {
+  /** SQLite's plan for `sql` on a freshly migrated catalogue, its steps joined. */
+  function planOf(sql: string, ...params: Array<string | number>): string {
     dir = tempDataDir();
     const path = catalogDatabasePath(dir);
     migrateDatabase(path);
     const db = new DatabaseSync(path, { readOnly: true });
     try {
-      const plan = db
-        .prepare(`EXPLAIN QUERY PLAN ${SELECT_PRUNABLE_DELIVERIES}`)
-        .all(Date.now(), 1000) as Array<{ detail: string }>;
-      const details = plan.map((step) => step.detail).join('; ');
-      expect(details).toContain('USING INDEX webhook_deliveries_finished');
-      expect(details).not.toMatch(/SCAN webhook_deliveries(?! USING)/);
-      expect(details).not.toContain('TEMP B-TREE');
+      const plan = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>;
+      return plan.map((step) => step.detail).join('; ');
     } finally {
       db.close();
     }
+  }
+
+  it('the prune finds old finished deliveries through their own index, not by reading the whole delivery log', () => {
+    const details = planOf(SELECT_PRUNABLE_DELIVERIES, Date.now(), 1000);
+    expect(details).toContain('USING INDEX webhook_deliveries_finished');
+    expect(details).not.toMatch(/SCAN webhook_deliveries(?! USING)/);
+    expect(details).not.toContain('TEMP B-TREE');
   });
 
   it("the claim reads a subscription's due deliveries in due order from their index, never the deliveries still waiting out a backoff, and needs no sort", () => {
-    dir = tempDataDir();
-    const path = catalogDatabasePath(dir);
-    migrateDatabase(path);
-    const db = new DatabaseSync(path, { readOnly: true });
-    try {
-      const plan = db
-        .prepare(`EXPLAIN QUERY PLAN ${selectDuePending({ skipLocked: '' })}`)
-        .all('S1', Date.now(), 32) as Array<{ detail: string }>;
-      const details = plan.map((step) => step.detail).join('; ');
-      expect(details).toContain(
-        'SEARCH d USING INDEX webhook_deliveries_due_by_subscription (subscription_id=? AND next_attempt_at<?)',
-      );
-      expect(details).not.toContain('TEMP B-TREE');
-    } finally {
-      db.close();
-    }
+    const details = planOf(selectDuePending({ skipLocked: '' }), 'S1', Date.now(), 32);
+    expect(details).toContain(
+      'SEARCH d USING INDEX webhook_deliveries_due_by_subscription (subscription_id=? AND next_attempt_at<?)',
+    );
+    expect(details).not.toContain('TEMP B-TREE');
   });
 });
