@@ -1,7 +1,8 @@
-/** The share of the lock taken when no other commit has been seen lately: half, so that a waiting writer gets in. */
+/**
+ * The share of the lock taken when nobody else committed since the last transaction: half, so that
+ * a waiting writer gets in.
+ */
 const ALONE_SHARE = 0.5;
-/** How long after another connection's last commit seen the file counts as written by others. */
-const OTHERS_WRITING_FOR_MS = 2_000;
 /** The longest rest: a transaction that first waited out another's lock counts that wait too. */
 const MAX_REST_MS = 2_000;
 
@@ -10,18 +11,16 @@ const MAX_REST_MS = 2_000;
  * it holds SQLite's one write lock at most `share` of the time while others write: after a
  * transaction that took t, t × (1 / share − 1), at most two seconds.
  *
- * Others count as writing for two seconds after their last commit seen, not only until the next
- * one: a writer that waits for the lock commits nothing meanwhile. Alone on the file the writer
- * still waits as long as its last transaction took (half the lock): SQLite's busy handler polls
- * the lock with sleeps of up to 100 ms, and transactions back to back with no gap between them
- * would starve a writer that has not committed yet until its busy timeout runs out.
+ * When nobody else has committed since its last transaction, the writer still waits as long as
+ * that transaction took (half the lock): a writer waiting for the lock has committed nothing yet,
+ * and SQLite's busy handler polls the lock with sleeps of up to 100 ms, so transactions back to
+ * back with no gap between them would starve it until its busy timeout runs out.
  */
 export class WriteLockShare {
   readonly #restFactor: number;
   readonly #aloneRestFactor: number;
   #restUntil = Number.NEGATIVE_INFINITY;
   #aloneRestUntil = Number.NEGATIVE_INFINITY;
-  #othersSeenAt = Number.NEGATIVE_INFINITY;
 
   constructor(share: number) {
     if (!(share > 0 && share <= 1)) throw new RangeError(`a write lock share is in (0, 1], not ${share}`);
@@ -31,9 +30,7 @@ export class WriteLockShare {
 
   /** Milliseconds to wait at `now` before the next transaction, told whether others committed since the last. */
   restBefore(now: number, othersWrote: boolean): number {
-    if (othersWrote) this.#othersSeenAt = now;
-    const othersWriting = now - this.#othersSeenAt < OTHERS_WRITING_FOR_MS;
-    return Math.max(0, (othersWriting ? this.#restUntil : this.#aloneRestUntil) - now);
+    return Math.max(0, (othersWrote ? this.#restUntil : this.#aloneRestUntil) - now);
   }
 
   /** Records a transaction of this writer's, from `startedAt` to `endedAt`. */
