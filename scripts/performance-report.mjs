@@ -696,18 +696,28 @@ function webhookGoals(results) {
   const exercised = (goal, ok, measured, also = true) =>
     atScale && also ? { goal, measured, status: verdict(ok) } : { goal, measured, status: 'not exercised' };
   const p99 = find(results, 'change-to-delivery p99', 'Healthy receiver');
+  const p99One = find(results, 'change-to-delivery p99', 'Healthy receiver, one subscription');
   const writes = results.figures.find((f) => f.group === 'Writes');
   const open = find(results, 'events not delivered after it', OUTAGE_GROUP);
   const twice = find(results, 'delivered twice (log, successful attempts)', OUTAGE_GROUP);
   const order = find(results, 'accepted out of order per product', OUTAGE_GROUP);
-  return [
-    p99 === undefined
-      ? { goal: 'change-to-delivery p99 ≤ 1 s', measured: 'not measured', status: 'not evaluated' }
+  // The issue states the latency goal with no number of subscriptions: one integrator's endpoint is
+  // the goal; the 10 subscriptions of the writes goal are reported beside it.
+  const latency = (figure, subscriptions) =>
+    figure === undefined
+      ? {
+          goal: `change-to-delivery p99 ≤ 1 s (healthy receiver, ${subscriptions})`,
+          measured: 'not measured',
+          status: 'not evaluated',
+        }
       : exercised(
-          'change-to-delivery p99 ≤ 1 s (healthy receiver, 10 subscriptions)',
-          p99.value <= 1000,
-          `${num(p99.value)} ms`,
-        ),
+          `change-to-delivery p99 ≤ 1 s (healthy receiver, ${subscriptions})`,
+          figure.value <= 1000,
+          `${num(figure.value)} ms`,
+        );
+  return [
+    latency(p99One, 'one subscription'),
+    latency(p99, '10 subscriptions'),
     writes === undefined
       ? {
           goal: 'writes with 10 subscriptions ≥ 0.9× without',
