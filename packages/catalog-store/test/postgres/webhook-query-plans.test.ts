@@ -1,6 +1,10 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { openPostgresRecordStore } from '../../src/adapters/postgres/index.ts';
+import {
+  numberPlaceholders,
+  POSTGRES_DIALECT,
+} from '../../src/adapters/postgres/records/postgres-record-engine.ts';
 import { SELECT_PRUNABLE_DELIVERIES, selectDuePending } from '../../src/records/webhook-outbox-records.ts';
 import { freshSchema } from '../support/postgres-factory.ts';
 
@@ -18,9 +22,7 @@ async function planOf(sql: string, params: unknown[], forbidden: readonly string
   try {
     await client.query(`SET search_path TO ${client.escapeIdentifier(schema)}`);
     for (const setting of forbidden) await client.query(`SET ${setting} = off`);
-    let position = 0;
-    const numbered = sql.replace(/\?/g, () => `$${++position}`);
-    const plan = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${numbered}`, params);
+    const plan = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${numberPlaceholders(sql)}`, params);
     return plan.rows.map((line) => line['QUERY PLAN']).join('\n');
   } finally {
     await client.end();
@@ -36,7 +38,7 @@ describe('webhook query plans on PostgreSQL', () => {
   });
 
   it("the claim can read a subscription's due deliveries in due order from their index, with no sort", async () => {
-    const sql = selectDuePending({ skipLocked: ' FOR UPDATE SKIP LOCKED' });
+    const sql = selectDuePending(POSTGRES_DIALECT);
     const text = await planOf(sql, ['S1', Date.now(), 32], ['enable_seqscan', 'enable_sort']);
     expect(text).toMatch(/Index Scan using webhook_deliveries_due_by_subscription on webhook_deliveries d\b/);
     expect(text).not.toContain('Sort');

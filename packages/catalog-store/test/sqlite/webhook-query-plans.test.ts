@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrateDatabase } from '../../src/adapters/sqlite/index.ts';
+import { SQLITE_DIALECT } from '../../src/adapters/sqlite/records/sqlite-record-engine.ts';
 import { catalogDatabasePath } from '../../src/index.ts';
 import { SELECT_PRUNABLE_DELIVERIES, selectDuePending } from '../../src/records/webhook-outbox-records.ts';
 import { tempDataDir } from '../support/sqlite-factory.ts';
@@ -32,7 +33,7 @@ describe('webhook query plans on SQLite', () => {
   });
 
   it("the claim reads a subscription's due deliveries in due order from their index, never the deliveries still waiting out a backoff, and needs no sort", () => {
-    const details = planOf(selectDuePending({ skipLocked: '' }), 'S1', Date.now(), 32);
+    const details = planOf(selectDuePending(SQLITE_DIALECT), 'S1', Date.now(), 32);
     expect(details).toContain(
       'SEARCH d USING INDEX webhook_deliveries_due_by_subscription (subscription_id=? AND next_attempt_at<?)',
     );
