@@ -9,6 +9,7 @@ import { openDatabase } from './open-database.ts';
 import { sqliteRecordEngine } from './records/sqlite-record-engine.ts';
 import { recordedSchemaVersion } from './schema-version.ts';
 import { statement } from './statement-cache.ts';
+import { takeWriteLockHold } from './transaction.ts';
 import { WriteLockShare } from './write-lock-share.ts';
 
 export interface SqliteWebhookStore {
@@ -61,11 +62,12 @@ class YieldingWebhookStore extends RecordWebhookStore {
   override async deliveryRound(round: DeliveryRound): Promise<DeliveryRoundResult> {
     const rest = this.#share.restBefore(performance.now(), othersCommitted(this.#db) !== this.#seen);
     if (rest > 0) await sleep(rest);
-    const startedAt = performance.now();
+    takeWriteLockHold(this.#db);
     try {
       return await super.deliveryRound(round);
     } finally {
-      this.#share.held(startedAt, performance.now());
+      // A round with nothing to write took no lock and rests not at all.
+      this.#share.held(performance.now(), takeWriteLockHold(this.#db));
       // Read after this round's own commit, which does not count: only the others' since then do.
       this.#seen = othersCommitted(this.#db);
     }

@@ -3,6 +3,19 @@ import { statement } from './statement-cache.ts';
 
 const beforeCommit = new WeakMap<DatabaseSync, () => void>();
 const timeOfTransaction = new WeakMap<DatabaseSync, number>();
+const lockHeld = new WeakMap<DatabaseSync, number>();
+
+/**
+ * How long `db`'s write transactions since the last call held the file's write lock, in
+ * milliseconds, each from BEGIN IMMEDIATE's return (the wait for the lock excluded) to the end of
+ * its COMMIT or ROLLBACK: what a writer that paces itself by its share of the lock counts
+ * (write-lock-share.ts).
+ */
+export function takeWriteLockHold(db: DatabaseSync): number {
+  const held = lockHeld.get(db) ?? 0;
+  lockHeld.delete(db);
+  return held;
+}
 
 /**
  * Work that every write transaction on `db` does last, just before it commits: rows derived from
@@ -31,6 +44,7 @@ export function inWriteTransaction<T>(db: DatabaseSync, work: () => T): T {
     }
   }
   db.exec('BEGIN IMMEDIATE');
+  const lockedAt = performance.now();
   timeOfTransaction.delete(db);
   try {
     const result = work();
@@ -40,6 +54,8 @@ export function inWriteTransaction<T>(db: DatabaseSync, work: () => T): T {
   } catch (error) {
     if (db.isTransaction) db.exec('ROLLBACK');
     throw error;
+  } finally {
+    lockHeld.set(db, (lockHeld.get(db) ?? 0) + performance.now() - lockedAt);
   }
 }
 

@@ -3,13 +3,16 @@
  * a waiting writer gets in.
  */
 const ALONE_SHARE = 0.5;
-/** The longest rest: a transaction that first waited out another's lock counts that wait too. */
+/** The longest rest: a transaction stalled inside (a page read from a cold disk) rests no longer. */
 const MAX_REST_MS = 2_000;
 
 /**
  * How long a background writer (the webhook outbox) waits before its next write transaction so that
  * it holds SQLite's one write lock at most `share` of the time while others write: after a
- * transaction that took t, t × (1 / share − 1), at most two seconds.
+ * transaction that held the lock for t, t × (1 / share − 1), at most two seconds. Only the hold
+ * counts: the wait for the lock and the reads before it leave the lock to the others, and counting
+ * them made the rests longer than the share asks (a round that waited out a writer's transaction
+ * rested for that wait too).
  *
  * When nobody else has committed since its last transaction, the writer still waits as long as
  * that transaction took (half the lock): a writer waiting for the lock has committed nothing yet,
@@ -33,10 +36,9 @@ export class WriteLockShare {
     return Math.max(0, (othersWrote ? this.#restUntil : this.#aloneRestUntil) - now);
   }
 
-  /** Records a transaction of this writer's, from `startedAt` to `endedAt`. */
-  held(startedAt: number, endedAt: number): void {
-    const took = endedAt - startedAt;
-    this.#restUntil = endedAt + Math.min(took * this.#restFactor, MAX_REST_MS);
-    this.#aloneRestUntil = endedAt + Math.min(took * this.#aloneRestFactor, MAX_REST_MS);
+  /** Records a transaction of this writer's that ended at `endedAt` after holding the lock `heldMs`. */
+  held(endedAt: number, heldMs: number): void {
+    this.#restUntil = endedAt + Math.min(heldMs * this.#restFactor, MAX_REST_MS);
+    this.#aloneRestUntil = endedAt + Math.min(heldMs * this.#aloneRestFactor, MAX_REST_MS);
   }
 }
