@@ -23,11 +23,13 @@ import { row, rows } from './record-work.ts';
 import {
   claimDue,
   cursorAndHead,
+  enqueueAndClaim,
   enqueueChanges,
   pruneDeliveries,
   recordAttempts,
   redeliver,
   roundProbe,
+  SELECT_QUEUED_COUNT,
   someSubscriptionShort,
 } from './webhook-outbox-records.ts';
 import {
@@ -168,15 +170,20 @@ export class RecordWebhookStore implements WebhookStore {
     const { dialect } = this.#engine;
     return this.#engine.write(function* () {
       yield* recordAttempts(dialect, round.settled);
-      const enqueued = enqueue
-        ? yield* enqueueChanges(dialect, round.enqueueLimit)
-        : { through: probe.through, head: probe.head, queued: 0 };
-      // Deliveries just queued are due at once; what the probe saw due may be too.
+      // What was due before (the probe saw it, or a settled attempt freed its record's next event)
+      // is claimed first; new deliveries are due only now, after it, and the claim's room left
+      // takes them as they are queued.
       const claimed =
-        round.claim !== null && (claim || enqueued.queued > 0 || round.settled.length > 0)
+        round.claim !== null && (claim || round.settled.length > 0)
           ? yield* claimDue(dialect, round.claim)
           : [];
-      return { enqueued, claimed };
+      if (!enqueue) return { enqueued: { through: probe.through, head: probe.head, queued: 0 }, claimed };
+      const queued = yield* enqueueAndClaim(
+        dialect,
+        round.enqueueLimit,
+        round.claim === null ? null : { options: round.claim, claimed: claimed.length },
+      );
+      return { enqueued: queued.enqueued, claimed: [...claimed, ...queued.claimed] };
     });
   }
 
@@ -207,7 +214,7 @@ export class RecordWebhookStore implements WebhookStore {
   async queueDepth(): Promise<WebhookQueueDepth> {
     const found = await this.#engine.direct(() =>
       row<{ pending: number; through: number; head: number | null }>(
-        `SELECT (SELECT count(*) FROM webhook_deliveries WHERE status IN ('pending', 'delivering')) AS pending,
+        `SELECT ${SELECT_QUEUED_COUNT} AS pending,
            (SELECT through FROM webhook_outbox_cursor WHERE id = 1) AS through,
            (SELECT max(sequence) FROM change_feed) AS head`,
       ),

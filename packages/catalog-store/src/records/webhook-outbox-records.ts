@@ -84,14 +84,28 @@ export function* cursorAndHead(): RecordWork<{ through: number; head: number }> 
 }
 
 /**
+ * Whether anything is due at `now`, asked of each subscription through its own indexes (…_by_subscription):
+ * a waiting delivery's time come, or a claim's lease run out. Parameters: now, now.
+ */
+export const SELECT_SOMETHING_DUE = `EXISTS (SELECT 1 FROM webhook_subscriptions s
+  WHERE EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.status = 'pending' AND d.next_attempt_at <= ?)
+    OR EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.status = 'delivering' AND d.lease_until <= ?))`;
+
+/**
+ * The deliveries waiting or under way, counted through the partial indexes of each status (a
+ * delivery log of millions holds a few of them).
+ */
+export const SELECT_QUEUED_COUNT = `((SELECT count(*) FROM webhook_deliveries WHERE status = 'pending')
+  + (SELECT count(*) FROM webhook_deliveries WHERE status = 'delivering'))`;
+
+/**
  * What a worker's round would find, read without the write lock: the cursor, the feed's head, and
- * whether anything is due at `now` (a waiting delivery's time come, or a claim's lease run out).
+ * whether anything is due at `now`.
  */
 export function* roundProbe(now: number): RecordWork<{ through: number; head: number; due: boolean }> {
   const found = yield* row<{ through: number; head: number | null; due: number | boolean }>(
     `SELECT (SELECT through FROM webhook_outbox_cursor WHERE id = 1) AS through, (SELECT max(sequence) FROM change_feed) AS head,
-       (EXISTS (SELECT 1 FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ?)
-         OR EXISTS (SELECT 1 FROM webhook_deliveries WHERE status = 'delivering' AND lease_until <= ?)) AS due`,
+       ${SELECT_SOMETHING_DUE} AS due`,
     now,
     now,
   );
@@ -142,9 +156,54 @@ const DELIVERY_RECORD = [
   ['entity_key', 'text'],
   ['entity_id', 'text'],
   ['occurred_at', 'bigint'],
+  ['status', 'text'],
+  ['claim', 'text'],
+  ['lease_until', 'bigint'],
 ] as const;
 
+type NewDelivery = {
+  id: string;
+  subscription_id: string;
+  sequence: number;
+  event_type: WebhookEventType;
+  entity_key: string;
+  entity_id: string;
+  occurred_at: number;
+  status: 'pending' | 'delivering';
+  claim: string | null;
+  lease_until: number | null;
+};
+
+/** A round's claim, as far as it got before the new changes were queued. */
+export interface ClaimInProgress {
+  options: ClaimOptions;
+  /** Deliveries the round has claimed already (over every subscription). */
+  claimed: number;
+}
+
+export interface EnqueuedAndClaimed {
+  enqueued: EnqueueResult;
+  /** The new deliveries written claimed, in feed order. */
+  claimed: ClaimedDelivery[];
+}
+
 export function* enqueueChanges(dialect: SqlDialect, limit: number): RecordWork<EnqueueResult> {
+  return (yield* enqueueAndClaim(dialect, limit, null)).enqueued;
+}
+
+/**
+ * `enqueueChanges`, and, with `claiming`, the new deliveries that the round's claim would take next
+ * written claimed at once: a new delivery is due the moment it is queued and comes after every
+ * delivery due before it, so the claim that follows the queueing in the same transaction would take
+ * it if its subscription has room and it is the head of its record's waiting events. Written
+ * waiting and then claimed, each delivery cost two writes of its row and of its indexes under
+ * the write lock; written claimed, one.
+ */
+export function* enqueueAndClaim(
+  dialect: SqlDialect,
+  limit: number,
+  claiming: ClaimInProgress | null,
+): RecordWork<EnqueuedAndClaimed> {
   const at = yield* transactionTime();
   const cursor = yield* lockCursor();
   const subscriptions = yield* rows<ListeningSubscription>(
@@ -156,11 +215,11 @@ export function* enqueueChanges(dialect: SqlDialect, limit: number): RecordWork<
   // Nobody listens: the entries so far concern no one, however many (a bulk load, a copied store).
   if (subscriptions.length === 0) {
     yield* run('UPDATE webhook_outbox_cursor SET through = ? WHERE id = 1', head);
-    return { through: head, head, queued: 0 };
+    return { enqueued: { through: head, head, queued: 0 }, claimed: [] };
   }
   const changes = yield* readChanges(cursor, limit);
   const through = changes.at(-1)?.sequence ?? cursor;
-  if (changes.length === 0) return { through, head, queued: 0 };
+  if (changes.length === 0) return { enqueued: { through, head, queued: 0 }, claimed: [] };
 
   const listeners = subscriptions.map((subscription) => {
     const scopes = new Set(JSON.parse(subscription.scopes) as string[]);
@@ -178,7 +237,7 @@ export function* enqueueChanges(dialect: SqlDialect, limit: number): RecordWork<
     ))
       facts.set(found.id, found);
 
-  const deliveries: Record<string, string | number>[] = [];
+  const deliveries: NewDelivery[] = [];
   for (const change of changes) {
     let type: WebhookEventType;
     if (change.entity === 'product') type = productEventType(change, facts.get(change.entityId));
@@ -194,22 +253,121 @@ export function* enqueueChanges(dialect: SqlDialect, limit: number): RecordWork<
           entity_key: `${change.entity}:${change.entityId}`,
           entity_id: change.entityId,
           occurred_at: Date.parse(change.changedAt),
+          status: 'pending',
+          claim: null,
+          lease_until: null,
         });
   }
+  const now = scheduleNow();
+  const claimedNow =
+    claiming === null || deliveries.length === 0
+      ? new Map<string, ClaimingSubscription>()
+      : yield* claimNewDeliveries(dialect, deliveries, claiming, now);
+  const inserted = new Set<string>();
   for (let start = 0; start < deliveries.length; start += 1000)
-    yield* run(
+    for (const found of yield* rows<{ id: string }>(
       `INSERT INTO webhook_deliveries (id, subscription_id, sequence, event_type, entity_key, entity_id, occurred_at,
-         status, next_attempt_at, created_at)
+         status, claim, lease_until, next_attempt_at, created_at)
        SELECT r.id, r.subscription_id, r.sequence, r.event_type, r.entity_key, r.entity_id, r.occurred_at,
-         'pending', ?, ? FROM ${dialect.jsonRecords(DELIVERY_RECORD)} WHERE TRUE
-       ON CONFLICT (subscription_id, sequence) DO NOTHING`,
-      scheduleNow(),
+         r.status, r.claim, r.lease_until, ?, ? FROM ${dialect.jsonRecords(DELIVERY_RECORD)} WHERE TRUE
+       ON CONFLICT (subscription_id, sequence) DO NOTHING RETURNING id`,
+      now,
       at,
       JSON.stringify(deliveries.slice(start, start + 1000)),
-    );
+    ))
+      inserted.add(found.id);
   yield* run('UPDATE webhook_outbox_cursor SET through = ? WHERE id = 1', through);
-  return { through, head, queued: deliveries.length };
+  const claimed: ClaimedDelivery[] = [];
+  for (const delivery of deliveries) {
+    const subscription = claimedNow.get(delivery.subscription_id);
+    // A delivery already queued (a change queued twice) was not written, and is not sent from here.
+    if (delivery.claim === null || subscription === undefined || !inserted.has(delivery.id)) continue;
+    claimed.push({
+      ...sentWith(subscription, delivery.claim, at),
+      id: delivery.id,
+      subscriptionId: delivery.subscription_id,
+      sequence: delivery.sequence,
+      eventType: delivery.event_type,
+      entityId: delivery.entity_id,
+      occurredAt: new Date(delivery.occurred_at).toISOString(),
+      status: 'delivering',
+      attempts: 0,
+      nextAttemptAt: new Date(now).toISOString(),
+      lastAttemptAt: null,
+      lastStatusCode: null,
+      lastError: null,
+      lastLatencyMs: null,
+      deliveredAt: null,
+      createdAt: new Date(at).toISOString(),
+      failedAttempts: 0,
+    });
+  }
+  return { enqueued: { through, head, queued: deliveries.length }, claimed };
 }
+
+/**
+ * Marks, in feed order, the new deliveries that the round's claim takes: those whose subscription
+ * still has room and that are the head of their record's waiting events (no earlier one of the
+ * same subscription and record waiting or under way, queued before or in this batch). Returns the
+ * subscriptions that got any, with what their claimed deliveries are sent with.
+ */
+function* claimNewDeliveries(
+  dialect: SqlDialect,
+  deliveries: NewDelivery[],
+  claiming: ClaimInProgress,
+  now: number,
+): RecordWork<Map<string, ClaimingSubscription>> {
+  let room = claiming.options.limit - claiming.claimed;
+  const subscriptions = new Map<string, ClaimingSubscription>();
+  if (room <= 0) return subscriptions;
+  for (const subscription of yield* rows<ClaimingSubscription>(
+    `SELECT s.id, s.url, s.secret_sealed, s.previous_secret_sealed, s.previous_secret_expires_at,
+       (SELECT count(*) FROM webhook_deliveries f WHERE f.subscription_id = s.id AND f.status = 'delivering'
+          AND f.lease_until > ?) AS in_flight
+     FROM webhook_subscriptions s WHERE ${dialect.inList('s.id')}`,
+    now,
+    dialect.list([...new Set(deliveries.map((delivery) => delivery.subscription_id))]),
+  ))
+    subscriptions.set(subscription.id, subscription);
+  const waiting = new Set<string>();
+  for (const found of yield* rows<{ subscription_id: string; entity_key: string }>(
+    `SELECT DISTINCT e.subscription_id, e.entity_key FROM webhook_deliveries e
+     JOIN ${dialect.jsonRecords(WAITING_KEY_RECORD)} ON e.subscription_id = r.subscription_id AND e.entity_key = r.entity_key
+     WHERE e.status IN ('pending', 'delivering')`,
+    JSON.stringify(deliveries.map(({ subscription_id, entity_key }) => ({ subscription_id, entity_key }))),
+  ))
+    waiting.add(`${found.subscription_id} ${found.entity_key}`);
+  const claims = new Map<string, { claim: string; room: number }>();
+  const claimedBy = new Map<string, ClaimingSubscription>();
+  for (const delivery of deliveries) {
+    const key = `${delivery.subscription_id} ${delivery.entity_key}`;
+    if (waiting.has(key)) continue;
+    waiting.add(key);
+    const subscription = subscriptions.get(delivery.subscription_id);
+    if (subscription === undefined || room <= 0) continue;
+    let taken = claims.get(delivery.subscription_id);
+    if (taken === undefined) {
+      taken = {
+        claim: randomUUID(),
+        room: claiming.options.perSubscription - Number(subscription.in_flight),
+      };
+      claims.set(delivery.subscription_id, taken);
+    }
+    if (taken.room <= 0) continue;
+    taken.room -= 1;
+    room -= 1;
+    delivery.status = 'delivering';
+    delivery.claim = taken.claim;
+    delivery.lease_until = now + claiming.options.leaseMs;
+    claimedBy.set(delivery.subscription_id, subscription);
+  }
+  return claimedBy;
+}
+
+const WAITING_KEY_RECORD = [
+  ['subscription_id', 'text'],
+  ['entity_key', 'text'],
+] as const;
 
 interface ClaimingSubscription {
   id: string;
@@ -218,6 +376,22 @@ interface ClaimingSubscription {
   previous_secret_sealed: string | null;
   previous_secret_expires_at: number | null;
   in_flight: number;
+}
+
+/** What a claimed delivery of `subscription` is sent with: the secrets current at `at`. */
+function sentWith(
+  subscription: ClaimingSubscription,
+  claim: string,
+  at: number,
+): Pick<ClaimedDelivery, 'claim' | 'url' | 'secretsSealed'> {
+  const secretsSealed = [subscription.secret_sealed];
+  if (
+    subscription.previous_secret_sealed !== null &&
+    subscription.previous_secret_expires_at !== null &&
+    Number(subscription.previous_secret_expires_at) > at
+  )
+    secretsSealed.push(subscription.previous_secret_sealed);
+  return { claim, url: subscription.url, secretsSealed };
 }
 
 /** Never a delivery whose record has an earlier one of the subscription still waiting or under way. */
@@ -298,20 +472,12 @@ export function* claimDue(dialect: SqlDialect, options: ClaimOptions): RecordWor
       now + options.leaseMs,
       dialect.list(due.map((delivery) => delivery.id)),
     );
-    const secretsSealed = [subscription.secret_sealed];
-    if (
-      subscription.previous_secret_sealed !== null &&
-      subscription.previous_secret_expires_at !== null &&
-      Number(subscription.previous_secret_expires_at) > at
-    )
-      secretsSealed.push(subscription.previous_secret_sealed);
+    const sending = sentWith(subscription, claim, at);
     for (const delivery of due)
       claimed.push({
         ...toDelivery(delivery),
+        ...sending,
         status: 'delivering',
-        claim,
-        url: subscription.url,
-        secretsSealed,
         failedAttempts: Number(delivery.failed_attempts),
       });
     if (claimed.length >= options.limit) break;

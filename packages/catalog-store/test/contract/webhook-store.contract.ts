@@ -278,6 +278,54 @@ export function webhookStoreContract(factory: RecordStoreFactory): void {
       });
     });
 
+    it("writes a round's new deliveries claimed, as the round's claim would take them: within the subscription's room, after what was due before, each the same as its delivery log shows", async () => {
+      const client = await store.clients.create(aClient());
+      const subscription = await store.webhooks.createSubscription(aSubscription(client.clientId));
+      const products = [aProduct(), aProduct(), aProduct()];
+      for (const product of products) await store.products.create(product);
+      const claim = { ...CLAIM, perSubscription: 2 };
+      const first = await store.webhooks.deliveryRound({ settled: [], enqueueLimit: 1000, claim });
+      expect(first.enqueued.queued).toBe(3);
+      expect(first.claimed.map((delivery) => delivery.entityId)).toEqual([products[0]?.id, products[1]?.id]);
+      const log = (await store.webhooks.listDeliveries(subscription.id, { limit: 10 })).deliveries;
+      expect(log.map((delivery) => [delivery.entityId, delivery.status])).toEqual([
+        [products[2]?.id, 'pending'],
+        [products[1]?.id, 'delivering'],
+        [products[0]?.id, 'delivering'],
+      ]);
+      for (const claimed of first.claimed) {
+        const { claim: _claim, url, secretsSealed, failedAttempts, ...shown } = claimed;
+        expect(shown).toEqual(log.find((delivery) => delivery.id === claimed.id));
+        expect([url, secretsSealed, failedAttempts]).toEqual([subscription.url, ['sealed-secret-1'], 0]);
+      }
+      // No room: a new change is queued waiting.
+      const fourth = aProduct();
+      await store.products.create(fourth);
+      const full = await store.webhooks.deliveryRound({ settled: [], enqueueLimit: 1000, claim });
+      expect([full.enqueued.queued, full.claimed]).toEqual([1, []]);
+      // One settles: its room goes to the delivery due before the new ones.
+      const [done] = first.claimed;
+      await store.products.create(aProduct());
+      const next = await store.webhooks.deliveryRound({
+        settled: [
+          {
+            deliveryId: done?.id as string,
+            claim: done?.claim as string,
+            outcome: 'delivered',
+            statusCode: 204,
+            error: null,
+            latencyMs: 2,
+            startedAt: new Date(),
+            nextAttemptAt: null,
+          },
+        ],
+        enqueueLimit: 1000,
+        claim,
+      });
+      expect(next.enqueued.queued).toBe(1);
+      expect(next.claimed.map((delivery) => delivery.entityId)).toEqual([products[2]?.id]);
+    });
+
     it('queues new changes no faster than they are sent: only while some listening subscription has fewer than enqueueAhead deliveries due', async () => {
       const client = await store.clients.create(aClient());
       await store.webhooks.createSubscription(aSubscription(client.clientId));

@@ -5,7 +5,12 @@ import {
   numberPlaceholders,
   POSTGRES_DIALECT,
 } from '../../src/adapters/postgres/records/postgres-record-engine.ts';
-import { SELECT_PRUNABLE_DELIVERIES, selectDuePending } from '../../src/records/webhook-outbox-records.ts';
+import {
+  SELECT_PRUNABLE_DELIVERIES,
+  SELECT_QUEUED_COUNT,
+  SELECT_SOMETHING_DUE,
+  selectDuePending,
+} from '../../src/records/webhook-outbox-records.ts';
 import { freshSchema } from '../support/postgres-factory.ts';
 
 /**
@@ -43,5 +48,19 @@ describe('webhook query plans on PostgreSQL', () => {
     expect(text).toMatch(/Index Scan using webhook_deliveries_due_by_subscription on webhook_deliveries d\b/);
     expect(text).not.toContain('Sort');
     expect(text).not.toContain('Seq Scan');
+  });
+
+  it("the round's probe asks each subscription through its own due and lease indexes, never reading the delivery log", async () => {
+    const now = Date.now();
+    const text = await planOf(`SELECT ${SELECT_SOMETHING_DUE}`, [now, now], ['enable_seqscan']);
+    expect(text).toContain('webhook_deliveries_due_by_subscription');
+    expect(text).toContain('webhook_deliveries_leases_by_subscription');
+    expect(text).not.toContain('Seq Scan on webhook_deliveries');
+  });
+
+  it('the queue depth counts the waiting and claimed deliveries through indexes, never reading the delivery log', async () => {
+    const text = await planOf(`SELECT ${SELECT_QUEUED_COUNT}`, [], ['enable_seqscan']);
+    expect(text).toMatch(/Index (Only )?Scan using webhook_deliveries_\w+ on webhook_deliveries/);
+    expect(text).not.toContain('Seq Scan on webhook_deliveries');
   });
 });

@@ -4,7 +4,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { migrateDatabase } from '../../src/adapters/sqlite/index.ts';
 import { SQLITE_DIALECT } from '../../src/adapters/sqlite/records/sqlite-record-engine.ts';
 import { catalogDatabasePath } from '../../src/index.ts';
-import { SELECT_PRUNABLE_DELIVERIES, selectDuePending } from '../../src/records/webhook-outbox-records.ts';
+import {
+  SELECT_PRUNABLE_DELIVERIES,
+  SELECT_QUEUED_COUNT,
+  SELECT_SOMETHING_DUE,
+  selectDuePending,
+} from '../../src/records/webhook-outbox-records.ts';
 import { tempDataDir } from '../support/sqlite-factory.ts';
 
 describe('webhook query plans on SQLite', () => {
@@ -38,5 +43,23 @@ describe('webhook query plans on SQLite', () => {
       'SEARCH d USING INDEX webhook_deliveries_due_by_subscription (subscription_id=? AND next_attempt_at<?)',
     );
     expect(details).not.toContain('TEMP B-TREE');
+  });
+
+  it("the round's probe asks each subscription through its own due and lease indexes, never reading the delivery log", () => {
+    const now = Date.now();
+    const details = planOf(`SELECT ${SELECT_SOMETHING_DUE}`, now, now);
+    expect(details).toMatch(
+      /SEARCH d USING (COVERING )?INDEX webhook_deliveries_due_by_subscription \(subscription_id=\? AND next_attempt_at<\?\)/,
+    );
+    expect(details).toMatch(
+      /SEARCH d USING (COVERING )?INDEX webhook_deliveries_leases_by_subscription \(subscription_id=\? AND lease_until<\?\)/,
+    );
+    expect(details).not.toMatch(/SCAN (d|webhook_deliveries)(?! USING)/);
+  });
+
+  it('the queue depth counts the waiting and claimed deliveries through indexes, never reading the delivery log', () => {
+    const details = planOf(`SELECT ${SELECT_QUEUED_COUNT}`);
+    expect(details).toMatch(/SCAN webhook_deliveries USING (COVERING )?INDEX/);
+    expect(details).not.toMatch(/SCAN webhook_deliveries(?! USING)/);
   });
 });

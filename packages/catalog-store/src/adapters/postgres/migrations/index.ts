@@ -7,6 +7,7 @@ import { webhooks } from './0005-webhooks.ts';
 import { webhookClaimIndexes } from './0006-webhook-claim-indexes.ts';
 import { webhookFinishedIndex } from './0007-webhook-finished-index.ts';
 import { webhookDueOrderIndex } from './0008-webhook-due-order-index.ts';
+import { webhookFewerIndexes } from './0009-webhook-fewer-indexes.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   initialSchema,
@@ -17,4 +18,5 @@ export const MIGRATIONS: readonly Migration[] = [
   webhookClaimIndexes,
   webhookFinishedIndex,
   webhookDueOrderIndex,
+  webhookFewerIndexes,
 ];

@@ -13,6 +13,7 @@ import { webhooks } from './0011-webhooks.ts';
 import { webhookClaimIndexes } from './0012-webhook-claim-indexes.ts';
 import { webhookFinishedIndex } from './0013-webhook-finished-index.ts';
 import { webhookDueOrderIndex } from './0014-webhook-due-order-index.ts';
+import { webhookFewerIndexes } from './0015-webhook-fewer-indexes.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   initialSchema,
@@ -29,4 +30,5 @@ export const MIGRATIONS: readonly Migration[] = [
   webhookClaimIndexes,
   webhookFinishedIndex,
   webhookDueOrderIndex,
+  webhookFewerIndexes,
 ];
