@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  type AttemptResult,
   type AuditContext,
   type ClaimedDelivery,
   type NewClient,
@@ -55,6 +56,24 @@ async function drain(store: RecordStore): Promise<void> {
   while ((await store.webhooks.enqueueChanges(1000)).queued > 0);
 }
 
+/** The result of an attempt of `delivery` that the endpoint answered with a 2xx. */
+function deliveredResult(
+  delivery: ClaimedDelivery | undefined,
+  statusCode = 204,
+  latencyMs = 3,
+): AttemptResult {
+  return {
+    deliveryId: delivery?.id as string,
+    claim: delivery?.claim as string,
+    outcome: 'delivered',
+    statusCode,
+    error: null,
+    latencyMs,
+    startedAt: new Date(),
+    nextAttemptAt: null,
+  };
+}
+
 /** Claims until nothing is due, settling each claim as delivered; the event types and ids in delivery order. */
 async function deliverAll(store: RecordStore): Promise<ClaimedDelivery[]> {
   const sent: ClaimedDelivery[] = [];
@@ -63,18 +82,7 @@ async function deliverAll(store: RecordStore): Promise<ClaimedDelivery[]> {
     if (claimed.length === 0) return sent;
     for (const delivery of claimed) {
       sent.push(delivery);
-      await store.webhooks.recordAttempts([
-        {
-          deliveryId: delivery.id,
-          claim: delivery.claim,
-          outcome: 'delivered',
-          statusCode: 204,
-          error: null,
-          latencyMs: 3,
-          startedAt: new Date(),
-          nextAttemptAt: null,
-        },
-      ]);
+      await store.webhooks.recordAttempts([deliveredResult(delivery)]);
     }
   }
 }
@@ -212,18 +220,7 @@ export function webhookStoreContract(factory: RecordStoreFactory): void {
       ]);
       expect(await store.webhooks.claimDue(CLAIM)).toEqual([]);
       const [firstOfA] = first;
-      await store.webhooks.recordAttempts([
-        {
-          deliveryId: firstOfA?.id as string,
-          claim: firstOfA?.claim as string,
-          outcome: 'delivered',
-          statusCode: 200,
-          error: null,
-          latencyMs: 1,
-          startedAt: new Date(),
-          nextAttemptAt: null,
-        },
-      ]);
+      await store.webhooks.recordAttempts([deliveredResult(firstOfA, 200, 1)]);
       const next = await store.webhooks.claimDue({ ...CLAIM, perSubscription: 2 });
       expect(next.map((delivery) => [delivery.entityId, delivery.eventType])).toEqual([
         [a.id, 'product.changed'],
@@ -245,16 +242,7 @@ export function webhookStoreContract(factory: RecordStoreFactory): void {
         ['product.created', two.id],
       ]);
       await store.products.archive(two.id as string);
-      const delivered = first.claimed.map((delivery) => ({
-        deliveryId: delivery.id,
-        claim: delivery.claim,
-        outcome: 'delivered' as const,
-        statusCode: 204,
-        error: null,
-        latencyMs: 4,
-        startedAt: new Date(),
-        nextAttemptAt: null,
-      }));
+      const delivered = first.claimed.map((delivery) => deliveredResult(delivery, 204, 4));
       // A late copy of the same results (its claims already spent) is ignored.
       const second = await store.webhooks.deliveryRound({
         settled: [...delivered, ...delivered],
@@ -307,18 +295,7 @@ export function webhookStoreContract(factory: RecordStoreFactory): void {
       const [done] = first.claimed;
       await store.products.create(aProduct());
       const next = await store.webhooks.deliveryRound({
-        settled: [
-          {
-            deliveryId: done?.id as string,
-            claim: done?.claim as string,
-            outcome: 'delivered',
-            statusCode: 204,
-            error: null,
-            latencyMs: 2,
-            startedAt: new Date(),
-            nextAttemptAt: null,
-          },
-        ],
+        settled: [deliveredResult(done)],
         enqueueLimit: 1000,
         claim,
       });
@@ -360,18 +337,7 @@ export function webhookStoreContract(factory: RecordStoreFactory): void {
       const [taken] = await store.webhooks.claimDue(CLAIM);
       expect(taken?.id).toBe(lost?.id);
       expect(taken?.claim).not.toBe(lost?.claim);
-      await store.webhooks.recordAttempts([
-        {
-          deliveryId: lost?.id as string,
-          claim: lost?.claim as string,
-          outcome: 'delivered',
-          statusCode: 200,
-          error: null,
-          latencyMs: 1,
-          startedAt: new Date(),
-          nextAttemptAt: null,
-        },
-      ]);
+      await store.webhooks.recordAttempts([deliveredResult(lost, 200, 1)]);
       const [row] = (await store.webhooks.listDeliveries(subscription.id, { limit: 1 })).deliveries;
       expect(row?.status).toBe('delivering');
       expect(await store.webhooks.listAttempts(lost?.id as string)).toEqual([]);
@@ -427,18 +393,7 @@ export function webhookStoreContract(factory: RecordStoreFactory): void {
       );
       const [redelivered] = await store.webhooks.claimDue(CLAIM);
       expect(redelivered?.id).toBe(d1?.id);
-      await store.webhooks.recordAttempts([
-        {
-          deliveryId: redelivered?.id as string,
-          claim: redelivered?.claim as string,
-          outcome: 'delivered',
-          statusCode: 200,
-          error: null,
-          latencyMs: 1,
-          startedAt: new Date(),
-          nextAttemptAt: null,
-        },
-      ]);
+      await store.webhooks.recordAttempts([deliveredResult(redelivered, 200, 1)]);
       expect((await store.webhooks.getSubscription(subscription.id))?.failingSince).toBeNull();
       const [broughtForward] = await store.webhooks.claimDue(CLAIM);
       expect(broughtForward?.id).toBe(d2?.id);
