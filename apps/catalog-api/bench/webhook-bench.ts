@@ -3,7 +3,8 @@
 // BENCH_WEBHOOK_RATE writes a second (1,000) for BENCH_WEBHOOK_SECONDS (60), each write one product
 // transaction on the embedded database, made beside the real API process (built `src/main.ts`,
 // delivering as in production) by this process. Figures, each with its baseline from the same run:
-// - writes a second with 10 subscriptions against the same writer with none;
+// - writes a second and each write's time (p50/p99) with 10 subscriptions, and with one, against the
+//   same writer with none; and the writer's pace flat out, of which the goal's pace is a share;
 // - change-to-delivery latency (commit → the receiver's 2xx), p50/p99, with a healthy receiver, with the
 //   10 subscriptions and then with one;
 // - deliveries a second against what the writer asked, and against the machine's HTTPS ceiling (the
@@ -42,6 +43,8 @@ const RATE = Number(env.BENCH_WEBHOOK_RATE ?? '1000');
 const SECONDS = Number(env.BENCH_WEBHOOK_SECONDS ?? '60');
 const OUTAGE_SECONDS = Number(env.BENCH_WEBHOOK_OUTAGE_SECONDS ?? '600');
 const SUBSCRIPTIONS = 10;
+/** The writer's run flat out, before the paced ones. */
+const FLAT_OUT_SECONDS = 10;
 /** Longest wait for the outbox to drain after a phase, before the bench reports what it saw. */
 const DRAIN_LIMIT_MS = Number(env.BENCH_WEBHOOK_DRAIN_SECONDS ?? '1800') * 1000;
 /** Events the sender posts alone, with nothing else running, to measure the machine's HTTPS ceiling. */
@@ -74,14 +77,24 @@ const nextProduct = (): ProductInput => {
   return aProduct({ productCode: `WHB-${process.pid}-${serial}`, name: `Webhook bench ${serial}` });
 };
 
+interface PacedWrites {
+  writes: number;
+  perSecond: number;
+  /** Each write's time, the wait for the file's write lock included (ms): p50 and p99. */
+  writeP50: number;
+  writeP99: number;
+}
+
 /**
  * Writes at `rate` a second for `seconds` (a product created, then the one before it changed, and so
- * on: every product gets two events in order). Returns the writes made and the rate achieved.
+ * on: every product gets two events in order), as fast as it can with `rate` Infinity. Returns the
+ * writes made, the rate achieved, and the time the writes took.
  */
-async function paceWrites(rate: number, seconds: number): Promise<{ writes: number; perSecond: number }> {
+async function paceWrites(rate: number, seconds: number): Promise<PacedWrites> {
   const startedAt = performance.now();
   const end = startedAt + seconds * 1000;
   let writes = 0;
+  const took: number[] = [];
   let previous: ProductInput | undefined;
   while (performance.now() < end) {
     // The first write at once: at one a second for one second (the trickle) the last one would
@@ -91,6 +104,7 @@ async function paceWrites(rate: number, seconds: number): Promise<{ writes: numb
       await sleep(1);
       continue;
     }
+    const writeStartedAt = performance.now();
     if (previous === undefined) {
       previous = nextProduct();
       await store.products.create(previous);
@@ -98,9 +112,48 @@ async function paceWrites(rate: number, seconds: number): Promise<{ writes: numb
       await store.products.replace(previous.id as string, { ...previous, name: `${previous.name} v2` });
       previous = undefined;
     }
+    took.push(performance.now() - writeStartedAt);
     writes += 1;
   }
-  return { writes, perSecond: writes / ((performance.now() - startedAt) / 1000) };
+  took.sort((a, b) => a - b);
+  const at = (q: number) =>
+    Number((took[Math.min(took.length - 1, Math.floor(q * took.length))] ?? 0).toFixed(2));
+  return {
+    writes,
+    perSecond: writes / ((performance.now() - startedAt) / 1000),
+    writeP50: at(0.5),
+    writeP99: at(0.99),
+  };
+}
+
+/** A phase's writes against those without subscriptions: their pace and each write's time. */
+function writerFigures(phase: PacedWrites, alone: PacedWrites, label: string, group: string): Figure[] {
+  return [
+    {
+      name: `writes/s with ${label} vs none`,
+      value: Math.round(phase.perSecond),
+      unit: 'writes/s',
+      baseline: Math.round(alone.perSecond),
+      ratio: Number((phase.perSecond / alone.perSecond).toFixed(3)),
+      group,
+    },
+    {
+      name: `time of a write, p50, with ${label} vs none`,
+      value: phase.writeP50,
+      unit: 'ms',
+      baseline: alone.writeP50,
+      ratio: Number((phase.writeP50 / alone.writeP50).toFixed(2)),
+      group,
+    },
+    {
+      name: `time of a write, p99, with ${label} vs none`,
+      value: phase.writeP99,
+      unit: 'ms',
+      baseline: alone.writeP99,
+      ratio: Number((phase.writeP99 / alone.writeP99).toFixed(2)),
+      group,
+    },
+  ];
 }
 
 async function createSubscriptions(count: number, port: number, prefix: string): Promise<string[]> {
@@ -266,7 +319,10 @@ try {
   });
   started.push(api);
 
-  log(`${PRODUCTS} products; writer at ${RATE}/s for ${SECONDS} s without subscriptions`);
+  // What the writer makes flat out beside the idle API: how much of its capacity the goal's pace is.
+  log(`${PRODUCTS} products; writer flat out for ${FLAT_OUT_SECONDS} s without subscriptions`);
+  const flatOut = await paceWrites(Number.POSITIVE_INFINITY, FLAT_OUT_SECONDS);
+  log(`writer at ${RATE}/s for ${SECONDS} s without subscriptions`);
   const alone = await paceWrites(RATE, SECONDS);
   const subscriptions = await createSubscriptions(SUBSCRIPTIONS, receiver.port, 'T');
   await receiver.control('/__reset');
@@ -277,12 +333,13 @@ try {
   const healthy = await receiver.control('/__stats');
   const log10 = outbox(subscriptions);
   figures.push(
+    ...writerFigures(watched, alone, `${SUBSCRIPTIONS} subscriptions`, 'Writes'),
     {
-      name: `writes/s with ${SUBSCRIPTIONS} subscriptions vs none`,
-      value: Math.round(watched.perSecond),
+      name: `writes/s asked of the writer vs its pace flat out (no subscriptions)`,
+      value: RATE,
       unit: 'writes/s',
-      baseline: Math.round(alone.perSecond),
-      ratio: Number((watched.perSecond / alone.perSecond).toFixed(3)),
+      baseline: Math.round(flatOut.perSecond),
+      ratio: Number((RATE / flatOut.perSecond).toFixed(3)),
       group: 'Writes',
     },
     {
@@ -368,6 +425,7 @@ try {
       baseline: singleWrites.writes,
       group: ONE_SUBSCRIPTION,
     },
+    ...writerFigures(singleWrites, alone, 'one subscription', ONE_SUBSCRIPTION),
     {
       name: 'drain after the writer stopped',
       value: Number(singleDrainSeconds.toFixed(1)),
