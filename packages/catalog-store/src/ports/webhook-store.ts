@@ -80,8 +80,9 @@ export interface WebhookStore {
   recordAttempts(results: readonly AttemptResult[]): Promise<void>;
   /**
    * One round of a delivery worker, in one transaction: `recordAttempts(settled)`, then
-   * `enqueueChanges(enqueueLimit)` (skipped while every listening subscription has `enqueueAhead`
-   * deliveries due), then `claimDue(claim)` (skipped when `claim` is null). Under
+   * `claimDue(claim)` (skipped when `claim` is null), then `enqueueChanges(enqueueLimit)` (skipped
+   * while every listening subscription has `enqueueAhead` deliveries due), whose new deliveries the
+   * claim's room left takes as they are queued, exactly as a `claimDue` after them would. Under
    * load thousands of attempts settle a second: a transaction per round, whatever it carries,
    * rather than one per step and attempt. Takes no write lock when there is nothing to do.
    */
