@@ -263,19 +263,22 @@ export function* enqueueAndClaim(
     claiming === null || deliveries.length === 0
       ? new Map<string, ClaimingSubscription>()
       : yield* claimNewDeliveries(dialect, deliveries, claiming, now);
+  // Which rows were written matters only for those claimed here: a batch that claims none skips RETURNING.
   const inserted = new Set<string>();
-  for (let start = 0; start < deliveries.length; start += 1000)
-    for (const found of yield* rows<{ id: string }>(
-      `INSERT INTO webhook_deliveries (id, subscription_id, sequence, event_type, entity_key, entity_id, occurred_at,
+  for (let start = 0; start < deliveries.length; start += 1000) {
+    const batch = deliveries.slice(start, start + 1000);
+    const insert = `INSERT INTO webhook_deliveries (id, subscription_id, sequence, event_type, entity_key, entity_id, occurred_at,
          status, claim, lease_until, next_attempt_at, created_at)
        SELECT r.id, r.subscription_id, r.sequence, r.event_type, r.entity_key, r.entity_id, r.occurred_at,
          r.status, r.claim, r.lease_until, ?, ? FROM ${dialect.jsonRecords(DELIVERY_RECORD)} WHERE TRUE
-       ON CONFLICT (subscription_id, sequence) DO NOTHING RETURNING id`,
-      now,
-      at,
-      JSON.stringify(deliveries.slice(start, start + 1000)),
-    ))
+       ON CONFLICT (subscription_id, sequence) DO NOTHING`;
+    if (!batch.some((delivery) => delivery.claim !== null)) {
+      yield* run(insert, now, at, JSON.stringify(batch));
+      continue;
+    }
+    for (const found of yield* rows<{ id: string }>(`${insert} RETURNING id`, now, at, JSON.stringify(batch)))
       inserted.add(found.id);
+  }
   yield* run('UPDATE webhook_outbox_cursor SET through = ? WHERE id = 1', through);
   const claimed: ClaimedDelivery[] = [];
   for (const delivery of deliveries) {
